@@ -1,0 +1,157 @@
+/*
+ * channel.c: framed messages over a libevent bufferevent.
+ */
+#include "channel.h"
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+struct tide_channel {
+    struct bufferevent *bev;
+    tide_channel_msg_fn on_msg;
+    tide_channel_close_fn on_close;
+    void *arg;
+    char peer[64];
+    int in_dispatch;
+    int free_pending;
+    int closed;
+};
+
+static void channel_destroy(struct tide_channel *ch)
+{
+    if (ch->bev)
+        bufferevent_free(ch->bev);
+    free(ch);
+}
+
+static void channel_fail(struct tide_channel *ch, const char *why)
+{
+    if (ch->closed)
+        return;
+    ch->closed = 1;
+    bufferevent_disable(ch->bev, EV_READ | EV_WRITE);
+    if (ch->on_close)
+        ch->on_close(ch, why, ch->arg);
+}
+
+static void channel_read_cb(struct bufferevent *bev, void *ctx)
+{
+    struct tide_channel *ch = ctx;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    ch->in_dispatch++;
+    while (!ch->closed && !ch->free_pending) {
+        size_t avail = evbuffer_get_length(in);
+        if (avail < TIDE_WIRE_HEADER)
+            break;
+        uint8_t hdr[TIDE_WIRE_HEADER];
+        evbuffer_copyout(in, hdr, sizeof hdr);
+        uint16_t type;
+        uint32_t plen;
+        if (tide_wire_header(hdr, &type, &plen) != 0) {
+            tide_error("closing connection from %s: malformed frame header", ch->peer);
+            channel_fail(ch, "malformed frame");
+            break;
+        }
+        if (avail < TIDE_WIRE_HEADER + (size_t)plen)
+            break;
+        evbuffer_drain(in, TIDE_WIRE_HEADER);
+        const uint8_t *payload = plen ? evbuffer_pullup(in, plen) : (const uint8_t *)"";
+        struct tide_rbuf r;
+        tide_wire_reader(&r, payload, plen);
+        ch->on_msg(ch, type, &r, ch->arg);
+        if (!ch->free_pending)
+            evbuffer_drain(in, plen);
+    }
+    ch->in_dispatch--;
+    if (ch->free_pending && ch->in_dispatch == 0)
+        channel_destroy(ch);
+}
+
+static void channel_event_cb(struct bufferevent *bev, short what, void *ctx)
+{
+    struct tide_channel *ch = ctx;
+    (void)bev;
+    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        ch->in_dispatch++;
+        channel_fail(ch, (what & BEV_EVENT_EOF) ? "connection closed" : strerror(errno));
+        ch->in_dispatch--;
+        if (ch->free_pending && ch->in_dispatch == 0)
+            channel_destroy(ch);
+    }
+}
+
+struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_channel_msg_fn on_msg,
+                                      tide_channel_close_fn on_close, void *arg, const char *peer)
+{
+    struct tide_channel *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return NULL;
+    evutil_make_socket_nonblocking(fd);
+    ch->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+    if (!ch->bev) {
+        free(ch);
+        return NULL;
+    }
+    ch->on_msg = on_msg;
+    ch->on_close = on_close;
+    ch->arg = arg;
+    snprintf(ch->peer, sizeof ch->peer, "%s", peer ? peer : "peer");
+    bufferevent_setcb(ch->bev, channel_read_cb, NULL, channel_event_cb, ch);
+    bufferevent_enable(ch->bev, EV_READ | EV_WRITE);
+    return ch;
+}
+
+int tide_channel_send(struct tide_channel *ch, struct tide_wbuf *w)
+{
+    int rc = -1;
+    if (!ch->closed && tide_wire_finish(w) == 0)
+        rc = bufferevent_write(ch->bev, w->data, w->len) == 0 ? 0 : -1;
+    tide_wire_free(w);
+    return rc;
+}
+
+void tide_channel_flush(struct tide_channel *ch)
+{
+    if (!ch || ch->closed)
+        return;
+    struct evbuffer *out = bufferevent_get_output(ch->bev);
+    int fd = bufferevent_getfd(ch->bev);
+    while (evbuffer_get_length(out) > 0) {
+        int n = evbuffer_write(out, fd);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR) {
+                struct pollfd p = {.fd = fd, .events = POLLOUT};
+                if (poll(&p, 1, 1000) <= 0)
+                    break;
+                continue;
+            }
+            break;
+        }
+    }
+}
+
+void tide_channel_free(struct tide_channel *ch)
+{
+    if (!ch)
+        return;
+    if (ch->in_dispatch) {
+        ch->free_pending = 1;
+        ch->closed = 1;
+        return;
+    }
+    channel_destroy(ch);
+}
+
+const char *tide_channel_peer(const struct tide_channel *ch) { return ch->peer; }
+void tide_channel_set_arg(struct tide_channel *ch, void *arg) { ch->arg = arg; }
+void *tide_channel_get_arg(const struct tide_channel *ch) { return ch->arg; }
+int tide_channel_fd(const struct tide_channel *ch) { return bufferevent_getfd(ch->bev); }

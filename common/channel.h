@@ -1,0 +1,34 @@
+/*
+ * channel.h: a framed, bounds-checked message stream over a socket, driven
+ * by libevent. Used for mpiexec <-> tided control and the nameserver.
+ *
+ * Incoming frames are validated (tide_wire_header) before their payload is
+ * read; a bad header closes the channel with a log line and nothing else.
+ * The message callback may free the channel; the free is deferred safely.
+ */
+#ifndef TIDE_CHANNEL_H
+#define TIDE_CHANNEL_H
+
+#include <stdint.h>
+#include "wire.h"
+
+struct event_base;
+struct tide_channel;
+
+typedef void (*tide_channel_msg_fn)(struct tide_channel *ch, uint16_t type, struct tide_rbuf *payload,
+                                    void *arg);
+typedef void (*tide_channel_close_fn)(struct tide_channel *ch, const char *why, void *arg);
+
+struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_channel_msg_fn on_msg,
+                                      tide_channel_close_fn on_close, void *arg, const char *peer);
+/* Finish the frame in w, queue it, and free w's buffer. -1 if closed. */
+int tide_channel_send(struct tide_channel *ch, struct tide_wbuf *w);
+/* Write everything queued, blocking (used before exit). */
+void tide_channel_flush(struct tide_channel *ch);
+void tide_channel_free(struct tide_channel *ch);
+const char *tide_channel_peer(const struct tide_channel *ch);
+void tide_channel_set_arg(struct tide_channel *ch, void *arg);
+void *tide_channel_get_arg(const struct tide_channel *ch);
+int tide_channel_fd(const struct tide_channel *ch);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * ctlmsg.h: the control protocol between mpiexec (the hub) and each tided.
+ *
+ * Every message is a wire.h frame. The payload layout of each type is
+ * written next to it; encoders and decoders live with their users, the job
+ * description (the largest) in jobdesc.c.
+ */
+#ifndef TIDE_CTLMSG_H
+#define TIDE_CTLMSG_H
+
+enum tide_ctl_type {
+    /* tided -> mpiexec: u32 node, str hostname, u32 pid */
+    TIDE_CTL_HELLO = 1,
+    /* mpiexec -> tided: a job description (jobdesc.c) */
+    TIDE_CTL_LAUNCH = 2,
+    /* tided -> mpiexec: u32 jobid, i32 status (0 ok, else errno-like),
+     * str message (why launch failed, may be absent) */
+    TIDE_CTL_LAUNCHED = 3,
+    /* tided -> mpiexec: u32 jobid, u32 rank, u8 stream (1 out, 2 err), bytes */
+    TIDE_CTL_IO = 4,
+    /* mpiexec -> tided: u32 jobid, u32 rank, bytes (empty: end of input) */
+    TIDE_CTL_STDIN = 5,
+    /* tided -> mpiexec: u32 jobid, u32 rank, u32 pid, u8 how (tide_exit_how),
+     * i32 code (exit code or signal number), u8 connected, u8 finalized */
+    TIDE_CTL_EXIT = 6,
+    /* tided -> mpiexec: u32 jobid, u32 rank, i32 status, str message */
+    TIDE_CTL_ABORT = 7,
+    /* mpiexec -> tided: u32 jobid (0xffffffff: every job), i32 signal */
+    TIDE_CTL_KILL = 8,
+    /* mpiexec -> tided: nothing. tided ends its ranks, cleans up and exits. */
+    TIDE_CTL_SHUTDOWN = 9,
+    /* tided -> mpiexec: str signature, u32 nparticipants, u8 collect, bytes data */
+    TIDE_CTL_FENCE = 10,
+    /* mpiexec -> tided: str signature, i32 status, bytes data */
+    TIDE_CTL_FENCE_RELEASE = 11,
+    /* tided -> mpiexec -> tided hosting the proc: u32 reqid, u32 from_node,
+     * str nspace, u32 rank */
+    TIDE_CTL_DMODEX_REQ = 12,
+    /* tided -> mpiexec -> requesting tided: u32 reqid, u32 to_node, i32 status, bytes */
+    TIDE_CTL_DMODEX_RESP = 13,
+    /* tided -> mpiexec: u32 jobid, u32 rank, str message (a log line to print) */
+    TIDE_CTL_NOTICE = 14,
+    TIDE_CTL_TYPE_MAX
+};
+
+enum tide_exit_how {
+    TIDE_EXIT_NORMAL = 0,     /* code = exit status */
+    TIDE_EXIT_SIGNALED = 1,   /* code = signal number */
+    TIDE_EXIT_EXEC_FAILED = 2 /* code = errno of the failed exec/chdir */
+};
+
+#define TIDE_ALL_JOBS 0xffffffffu
+/* PMIX_RANK_WILDCARD, for code that does not include pmix headers */
+#define TIDE_RANK_WILDCARD 0xfffffffeu
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * hub.c: tided's control channel to mpiexec. Decodes what mpiexec asks
+ * (launch, stdin, kill, shutdown, fence releases, modex requests) and
+ * reports what happens (hello, launched, output, exits, aborts).
+ */
+#include "tided.h"
+#include "channel.h"
+#include "ctlmsg.h"
+#include "log.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void send_launched(uint32_t jobid, int status, const char *msg)
+{
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_LAUNCHED);
+    tide_wire_put_u32(&w, jobid);
+    tide_wire_put_i32(&w, status);
+    tide_wire_put_str(&w, msg);
+    tide_channel_send(tided.hub, &w);
+}
+
+void hub_send_io(struct dproc *p, int stream, const void *data, size_t len)
+{
+    if (!tided.hub)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_IO);
+    tide_wire_put_u32(&w, p->job->desc.jobid);
+    tide_wire_put_u32(&w, (uint32_t)p->rank);
+    tide_wire_put_u8(&w, (uint8_t)stream);
+    tide_wire_put_bytes(&w, data, len);
+    tide_channel_send(tided.hub, &w);
+}
+
+void hub_send_exit(struct dproc *p, int how, int code)
+{
+    if (!tided.hub)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_EXIT);
+    tide_wire_put_u32(&w, p->job->desc.jobid);
+    tide_wire_put_u32(&w, (uint32_t)p->rank);
+    tide_wire_put_u32(&w, (uint32_t)p->pid);
+    tide_wire_put_u8(&w, (uint8_t)how);
+    tide_wire_put_i32(&w, code);
+    tide_wire_put_u8(&w, p->connected);
+    tide_wire_put_u8(&w, p->finalized);
+    tide_channel_send(tided.hub, &w);
+}
+
+void hub_send_abort(struct dproc *p, int status, const char *msg)
+{
+    if (!tided.hub)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_ABORT);
+    tide_wire_put_u32(&w, p->job->desc.jobid);
+    tide_wire_put_u32(&w, (uint32_t)p->rank);
+    tide_wire_put_i32(&w, status);
+    tide_wire_put_str(&w, msg);
+    tide_channel_send(tided.hub, &w);
+}
+
+void hub_send_notice(struct djob *job, int rank, const char *msg)
+{
+    if (!tided.hub)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_NOTICE);
+    tide_wire_put_u32(&w, job ? job->desc.jobid : TIDE_ALL_JOBS);
+    tide_wire_put_u32(&w, (uint32_t)rank);
+    tide_wire_put_str(&w, msg);
+    tide_channel_send(tided.hub, &w);
+}
+
+static void on_launch(struct tide_rbuf *r)
+{
+    char err[512];
+    struct djob *job = calloc(1, sizeof *job);
+    if (!job)
+        return;
+    if (tide_job_decode(r, &job->desc, err, sizeof err) != 0) {
+        tide_error("rejecting launch request: %s", err);
+        send_launched(TIDE_ALL_JOBS, -1, err);
+        free(job);
+        return;
+    }
+    if (djob_find(job->desc.nspace) || djob_find_id(job->desc.jobid)) {
+        send_launched(job->desc.jobid, -1, "job already exists");
+        tide_job_free(&job->desc);
+        free(job);
+        return;
+    }
+    for (int k = 0; k < job->desc.nprocs; k++)
+        if (job->desc.rank_node[k] == tided.node)
+            job->nlocal++;
+    job->procs = calloc(job->nlocal ? (size_t)job->nlocal : 1, sizeof *job->procs);
+    int i = 0;
+    for (int k = 0; k < job->desc.nprocs; k++) {
+        if (job->desc.rank_node[k] != tided.node)
+            continue;
+        struct dproc *p = &job->procs[i];
+        p->job = job;
+        p->rank = k;
+        p->local_rank = i++;
+        p->out.fd = p->err.fd = p->stdin_fd = -1;
+        PMIX_PROC_LOAD(&p->pproc, job->desc.nspace, (pmix_rank_t)k);
+    }
+    djob_add(job);
+    TIDE_DEBUG(1, "launching %s: %d ranks here of %d", job->desc.nspace, job->nlocal, job->desc.nprocs);
+    int rc = tided_launch(job, err, sizeof err);
+    send_launched(job->desc.jobid, rc, rc ? err : NULL);
+    if (rc != 0) {
+        /* ranks that never started count as exited, so the job can end */
+        for (int k = 0; k < job->nlocal; k++) {
+            struct dproc *p = &job->procs[k];
+            if (p->pid == 0 && !p->exited) {
+                p->exited = true;
+                job->nexited++;
+                hub_send_exit(p, TIDE_EXIT_EXEC_FAILED, 0);
+            }
+        }
+        tided_kill_job(job, SIGKILL);
+    }
+    tided_maybe_exit();
+}
+
+static void on_stdin(struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    uint32_t rank = tide_wire_get_u32(r);
+    size_t n;
+    const void *data = tide_wire_get_bytes(r, &n);
+    if (!tide_wire_done(r))
+        return;
+    struct djob *job = djob_find_id(jobid);
+    if (!job)
+        return;
+    for (int i = 0; i < job->nlocal; i++)
+        if (job->procs[i].rank == (int)rank)
+            iof_stdin(&job->procs[i], data, n);
+}
+
+static void on_kill(struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    int sig = tide_wire_get_i32(r);
+    if (!tide_wire_done(r) || sig <= 0 || sig >= NSIG)
+        return;
+    TIDE_DEBUG(1, "killing %s with signal %d", jobid == TIDE_ALL_JOBS ? "every job" : "a job", sig);
+    if (jobid == TIDE_ALL_JOBS) {
+        tided_kill_all(sig);
+        return;
+    }
+    struct djob *job = djob_find_id(jobid);
+    if (job)
+        tided_kill_job(job, sig);
+}
+
+static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
+{
+    (void)ch;
+    (void)arg;
+    switch (type) {
+    case TIDE_CTL_LAUNCH: on_launch(r); break;
+    case TIDE_CTL_STDIN: on_stdin(r); break;
+    case TIDE_CTL_KILL: on_kill(r); break;
+    case TIDE_CTL_SHUTDOWN: tided_shutdown(0); break;
+    case TIDE_CTL_FENCE_RELEASE: fence_release(r); break;
+    case TIDE_CTL_DMODEX_REQ: dmodex_serve(r); break;
+    case TIDE_CTL_DMODEX_RESP: dmodex_answer(r); break;
+    default: tide_error("ignoring unknown control message %u from mpiexec", type); break;
+    }
+}
+
+static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
+{
+    (void)ch;
+    (void)arg;
+    TIDE_DEBUG(1, "control channel to mpiexec closed (%s): ending every job", why);
+    tide_channel_free(tided.hub);
+    tided.hub = NULL;
+    tided_shutdown(1);
+}
+
+void hub_connect_fd(int fd)
+{
+    tided.hub = tide_channel_new(tided.base, fd, hub_msg, hub_closed, NULL, "mpiexec");
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_HELLO);
+    tide_wire_put_u32(&w, (uint32_t)tided.node);
+    tide_wire_put_str(&w, tided.hostname);
+    tide_wire_put_u32(&w, (uint32_t)getpid());
+    tide_channel_send(tided.hub, &w);
+}

@@ -1,0 +1,272 @@
+/*
+ * launch.c: starting a job's local ranks. Registers the namespace and each
+ * client with the PMIx server, builds each rank's environment (the job's
+ * settings, -x variables, PMIx_server_setup_fork), and fork/execs it with
+ * its working directory, its stdio pipes, and a pipe that tells whether the
+ * exec succeeded. Also tearing jobs down (SIGTERM, then SIGKILL).
+ */
+#include "tided.h"
+#include "argv.h"
+#include "fdutil.h"
+#include "log.h"
+#include "server_nspace.h"
+#include "sessiondir.h"
+#include "taskq.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+extern char **environ;
+
+enum { STAGE_CHDIR = 1, STAGE_EXEC = 2, STAGE_SETUP = 3 };
+
+static int register_nspace(struct djob *job, char *err, size_t errlen)
+{
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+    int nlocal = 0;
+    if (tide_nspace_info(&job->desc, tided.node, &info, &ninfo, &nlocal) != 0) {
+        snprintf(err, errlen, "cannot build the PMIx job information");
+        return -1;
+    }
+    pmix_status_t rc = PMIx_server_register_nspace(job->desc.nspace, nlocal, info, ninfo, NULL, NULL);
+    PMIX_INFO_FREE(info, ninfo);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        snprintf(err, errlen, "PMIx_server_register_nspace: %s", PMIx_Error_string(rc));
+        return -1;
+    }
+    job->registered = true;
+    TIDE_DEBUG(2, "registered namespace %s (%d ranks, %d local)", job->desc.nspace, job->desc.nprocs,
+               nlocal);
+    return 0;
+}
+
+static char **rank_environment(struct djob *job, struct dproc *p, int app)
+{
+    char **env = tide_argv_copy(environ);
+    /* Variables of the launcher that must not leak into ranks. */
+    tide_env_unset(&env, "TIDE_TIDED_CONTROL_FD");
+    for (size_t i = 0; job->desc.params && job->desc.params[i]; i++) {
+        char *kv = strdup(job->desc.params[i]);
+        char *eq = kv ? strchr(kv, '=') : NULL;
+        if (eq) {
+            *eq = '\0';
+            tide_env_set(&env, kv, eq + 1);
+        }
+        free(kv);
+    }
+    const struct tide_app *a = &job->desc.apps[app];
+    for (size_t i = 0; a->env && a->env[i]; i++) {
+        char *kv = strdup(a->env[i]);
+        char *eq = kv ? strchr(kv, '=') : NULL;
+        if (eq) {
+            *eq = '\0';
+            tide_env_set(&env, kv, eq + 1);
+        }
+        free(kv);
+    }
+    int over = job->nlocal > job->desc.node_slots[tided.node];
+    tide_env_set(&env, "TIDE_OVERSUBSCRIBED", over ? "1" : "0");
+    tide_env_set(&env, "TIDE_SESSION_DIR", tided.session_dir);
+    char num[32];
+    snprintf(num, sizeof num, "%d", job->nlocal);
+    tide_env_set(&env, "TIDE_LOCAL_SIZE", num);
+    snprintf(num, sizeof num, "%d", p->local_rank);
+    tide_env_set(&env, "TIDE_LOCAL_RANK", num);
+    /* PMIx's data store: no lock-file noise, fast client init. */
+    tide_env_set(&env, "PMIX_MCA_gds", "hash");
+    if (PMIx_server_setup_fork(&p->pproc, &env) != PMIX_SUCCESS) {
+        tide_argv_free(env);
+        return NULL;
+    }
+    return env;
+}
+
+/* The child side of fork: never returns. */
+static void exec_child(struct djob *job, struct dproc *p, int app, char **env, int in_fd, int out_fd,
+                       int err_fd, int status_fd)
+{
+    const struct tide_app *a = &job->desc.apps[app];
+    int report[2];
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            signal(s, SIG_DFL);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) {
+        report[0] = STAGE_SETUP;
+        goto fail;
+    }
+    if (a->wdir && chdir(a->wdir) != 0) {
+        report[0] = STAGE_CHDIR;
+        goto fail;
+    }
+    execve(a->exe, a->argv, env);
+    report[0] = STAGE_EXEC;
+fail:
+    report[1] = errno;
+    tide_write_all(status_fd, report, sizeof report);
+    _exit(127);
+}
+
+static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *err, size_t errlen)
+{
+    int app = tide_job_app_of(&job->desc, p->rank);
+    char **env = rank_environment(job, p, app);
+    if (!env) {
+        snprintf(err, errlen, "PMIx_server_setup_fork failed for rank %d", p->rank);
+        return -1;
+    }
+    int outp[2], errp[2], inp[2] = {-1, -1}, st[2];
+    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC)) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        tide_argv_free(env);
+        return -1;
+    }
+    if (gets_stdin) {
+        if (pipe2(inp, O_CLOEXEC)) {
+            snprintf(err, errlen, "pipe: %s", strerror(errno));
+            tide_argv_free(env);
+            return -1;
+        }
+    } else {
+        inp[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        tide_argv_free(env);
+        return -1;
+    }
+    if (pid == 0)
+        exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1]);
+    tide_argv_free(env);
+    p->pid = pid;
+    setpgid(pid, pid); /* also here, so kill(-pid) works at once */
+    close(outp[1]);
+    close(errp[1]);
+    close(inp[0]);
+    close(st[1]);
+    iof_start(p, outp[0], errp[0], gets_stdin ? inp[1] : -1);
+    int report[2];
+    ssize_t n = tide_read_full(st[0], report, sizeof report);
+    close(st[0]);
+    if (n == (ssize_t)sizeof report) {
+        const struct tide_app *a = &job->desc.apps[app];
+        const char *what = report[0] == STAGE_CHDIR ? "cannot change to working directory"
+                           : report[0] == STAGE_EXEC ? "cannot execute"
+                                                     : "cannot set up stdio for";
+        snprintf(err, errlen, "%s %s: %s", what,
+                 report[0] == STAGE_CHDIR ? (a->wdir ? a->wdir : "?") : a->exe, strerror(report[1]));
+        return 1; /* the child exits 127; the reaper reports it */
+    }
+    TIDE_DEBUG(2, "started rank %d of %s as pid %d", p->rank, job->desc.nspace, (int)pid);
+    return 0;
+}
+
+int tided_launch(struct djob *job, char *err, size_t errlen)
+{
+    if (register_nspace(job, err, errlen) != 0)
+        return -1;
+    /* Make the job's private directory for shared-memory segments. */
+    char jobdir[4200];
+    snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
+    if (mkdir(jobdir, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "mkdir %s: %s", jobdir, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        pmix_status_t rc = PMIx_server_register_client(&p->pproc, getuid(), getgid(), p, NULL, NULL);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+            snprintf(err, errlen, "PMIx_server_register_client(rank %d): %s", p->rank,
+                     PMIx_Error_string(rc));
+            return -1;
+        }
+        p->registered = true;
+    }
+    int failed = 0;
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        bool gets_stdin = p->rank == 0 && !(job->desc.flags & TIDE_JOB_SPAWNED);
+        int rc = spawn_rank(job, p, gets_stdin, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            failed = 1;
+            break; /* do not start the rest: the job cannot run */
+        }
+    }
+    return failed;
+}
+
+static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct djob *job = arg;
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        if (!p->exited && p->pid > 0) {
+            TIDE_DEBUG(1, "rank %d (pid %d) still alive after SIGTERM: SIGKILL", p->rank, (int)p->pid);
+            kill(-p->pid, SIGKILL);
+            kill(p->pid, SIGKILL);
+        }
+    }
+}
+
+void tided_kill_job(struct djob *job, int sig)
+{
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        if (!p->exited && p->pid > 0) {
+            kill(-p->pid, sig);
+            kill(p->pid, sig);
+        }
+    }
+    if (sig != SIGKILL && !job->killing) {
+        job->killing = true;
+        if (!job->kill_timer)
+            job->kill_timer = evtimer_new(tided.base, kill_timer_cb, job);
+        struct timeval tv = {tided.kill_grace_ms / 1000, (tided.kill_grace_ms % 1000) * 1000};
+        evtimer_add(job->kill_timer, &tv);
+    }
+}
+
+void tided_kill_all(int sig)
+{
+    for (struct djob *j = tided.jobs; j; j = j->next)
+        tided_kill_job(j, sig);
+}
+
+void tided_job_release(struct djob *job)
+{
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        iof_close(p);
+        if (p->registered)
+            PMIx_server_deregister_client(&p->pproc, NULL, NULL);
+    }
+    if (job->registered)
+        PMIx_server_deregister_nspace(job->desc.nspace, NULL, NULL);
+    if (job->kill_timer)
+        event_free(job->kill_timer);
+    char jobdir[4200];
+    snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
+    tide_rmtree(jobdir);
+    free(job->procs);
+    tide_job_free(&job->desc);
+    free(job);
+}

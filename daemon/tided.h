@@ -1,0 +1,128 @@
+/*
+ * tided.h: the state of one tided (a node daemon) and the interfaces
+ * between its parts. Everything here runs on the main libevent loop; PMIx
+ * upcalls reach it only through the task queue (pmix-glue/taskq.h).
+ */
+#ifndef TIDE_TIDED_H
+#define TIDE_TIDED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "jobdesc.h"
+
+struct event;
+struct event_base;
+struct evbuffer;
+struct tide_channel;
+struct tide_rbuf;
+
+/* One output stream (stdout or stderr) of a local rank. */
+struct dstream {
+    int fd;
+    struct event *ev;
+    char *buf; /* bytes of an unfinished line */
+    size_t len, cap;
+    struct event *flush_timer;
+};
+
+/* A rank of a job that runs on this node. */
+struct dproc {
+    struct djob *job;
+    int rank;
+    int local_rank;
+    pid_t pid;
+    pmix_proc_t pproc;
+    struct dstream out, err;
+    int stdin_fd; /* write end of rank's stdin pipe, -1 if none */
+    struct evbuffer *stdin_pending;
+    struct event *stdin_ev;
+    bool stdin_eof;
+    bool registered;
+    bool connected;
+    bool finalized;
+    bool exited;
+};
+
+/* A job with ranks on this node (or a namespace registered for reference). */
+struct djob {
+    struct tide_job desc;
+    int nlocal;
+    struct dproc *procs; /* nlocal entries */
+    int nexited;
+    bool registered;
+    bool killing;
+    struct event *kill_timer;
+    struct djob *next;
+};
+
+struct tided {
+    struct event_base *base;
+    struct tide_channel *hub;
+    int node;
+    char hostname[256];
+    char session_dir[4096];
+    char pmix_dir[4200];
+    bool own_session_dir;
+    struct djob *jobs;
+    bool shutting_down;
+    int kill_grace_ms;
+    struct event *sigchld_ev, *sigterm_ev, *sigint_ev, *sighup_ev;
+};
+
+extern struct tided tided;
+
+/* jobtable.c */
+struct djob *djob_find(const char *nspace);
+struct djob *djob_find_id(uint32_t jobid);
+struct dproc *dproc_find(const char *nspace, int rank);
+struct dproc *dproc_find_pid(pid_t pid);
+void djob_add(struct djob *job);
+void djob_remove(struct djob *job);
+
+/* launch.c */
+int tided_launch(struct djob *job, char *err, size_t errlen);
+void tided_kill_job(struct djob *job, int sig);
+void tided_kill_all(int sig);
+void tided_job_release(struct djob *job);
+
+/* iof.c */
+void iof_start(struct dproc *p, int out_fd, int err_fd, int in_fd);
+void iof_drain(struct dproc *p);
+void iof_stdin(struct dproc *p, const void *data, size_t len);
+void iof_close(struct dproc *p);
+
+/* reaper.c */
+void reaper_start(void);
+void reaper_collect(void);
+
+/* hub.c: the control channel to mpiexec */
+void hub_connect_fd(int fd);
+void hub_send_exit(struct dproc *p, int how, int code);
+void hub_send_abort(struct dproc *p, int status, const char *msg);
+void hub_send_io(struct dproc *p, int stream, const void *data, size_t len);
+void hub_send_notice(struct djob *job, int rank, const char *msg);
+
+/* pmix_host.c: the PMIx server module */
+int pmix_host_init(char *err, size_t errlen);
+void pmix_host_fini(void);
+
+/* fence.c: fence and direct modex across daemons */
+struct fence_req;
+void fence_submit(const pmix_proc_t *procs, size_t nprocs, bool collect, char *data, size_t ndata,
+                  pmix_modex_cbfunc_t cbfunc, void *cbdata);
+void fence_release(struct tide_rbuf *r);
+void dmodex_submit(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+void dmodex_serve(struct tide_rbuf *r);
+void dmodex_answer(struct tide_rbuf *r);
+void fence_fail_all(void);
+
+/* tided_main.c */
+void tided_shutdown(int status);
+void tided_maybe_exit(void);
+
+#endif

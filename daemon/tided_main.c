@@ -1,0 +1,186 @@
+/*
+ * tided_main.c: the node daemon's entry point. Parses its options, makes
+ * its directories, starts the PMIx server and the libevent loop, connects
+ * to mpiexec, and runs until told to shut down or until mpiexec goes away;
+ * then it ends every rank it started and removes every file it made.
+ */
+#include "tided.h"
+#include "channel.h"
+#include "params.h"
+#include "log.h"
+#include "sessiondir.h"
+#include "taskq.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/thread.h>
+
+struct tided tided;
+static int exit_status;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tided --control-fd FD --node N --session-dir DIR [--verbose N]\n"
+               "tided is Tide's node daemon; mpiexec starts it, you do not.\n");
+}
+
+static bool all_exited(void)
+{
+    for (struct djob *j = tided.jobs; j; j = j->next)
+        if (j->nexited < j->nlocal)
+            return false;
+    return true;
+}
+
+static void final_exit(void)
+{
+    fence_fail_all();
+    while (tided.jobs) {
+        struct djob *j = tided.jobs;
+        djob_remove(j);
+        tided_job_release(j);
+    }
+    if (tided.hub) {
+        tide_channel_flush(tided.hub);
+        tide_channel_free(tided.hub);
+        tided.hub = NULL;
+    }
+    pmix_host_fini();
+    tide_taskq_fini();
+    tide_rmtree(tided.session_dir);
+    TIDE_DEBUG(1, "exiting");
+    exit(exit_status);
+}
+
+void tided_maybe_exit(void)
+{
+    /* release jobs whose local ranks have all ended */
+    for (struct djob *j = tided.jobs, *next; j; j = next) {
+        next = j->next;
+        if (j->nlocal > 0 && j->nexited == j->nlocal && !tided.shutting_down) {
+            bool streams_open = false;
+            for (int i = 0; i < j->nlocal; i++)
+                if (j->procs[i].out.fd >= 0 || j->procs[i].err.fd >= 0)
+                    streams_open = true;
+            if (!streams_open) {
+                djob_remove(j);
+                tided_job_release(j);
+            }
+        }
+    }
+    if (tided.shutting_down && all_exited())
+        final_exit();
+}
+
+void tided_shutdown(int status)
+{
+    if (tided.shutting_down) {
+        tided_kill_all(SIGKILL);
+        return;
+    }
+    tided.shutting_down = true;
+    exit_status = status;
+    TIDE_DEBUG(1, "shutting down");
+    tided_kill_all(SIGTERM);
+    tided_maybe_exit();
+}
+
+static void signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    (void)arg;
+    TIDE_DEBUG(1, "signal %d", (int)sig);
+    tided_shutdown(1);
+}
+
+int main(int argc, char **argv)
+{
+    int control_fd = -1, verbose = -1;
+    tided.node = 0;
+    static const struct option opts[] = {
+        {"control-fd", required_argument, NULL, 'c'},
+        {"node", required_argument, NULL, 'n'},
+        {"session-dir", required_argument, NULL, 's'},
+        {"verbose", required_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': control_fd = atoi(optarg); break;
+        case 'n': tided.node = atoi(optarg); break;
+        case 's': snprintf(tided.session_dir, sizeof tided.session_dir, "%s", optarg); break;
+        case 'v': verbose = atoi(optarg); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (control_fd < 0 || !tided.session_dir[0]) {
+        usage(stderr);
+        return 2;
+    }
+    char err[512];
+    tide_config_load(NULL, err, sizeof err);
+    if (verbose < 0)
+        verbose = (int)tide_config_int("verbose");
+    char progname[32];
+    snprintf(progname, sizeof progname, "tided.%d", tided.node);
+    tide_log_init(progname, verbose);
+    tided.kill_grace_ms = (int)tide_config_int("kill_grace_ms");
+    if (tided.kill_grace_ms < 0)
+        tided.kill_grace_ms = 500;
+    gethostname(tided.hostname, sizeof tided.hostname - 1);
+    /* our own subdirectory of the session: PMIx files and job directories */
+    char base[4000];
+    snprintf(base, sizeof base, "%.3990s", tided.session_dir);
+    if (snprintf(tided.session_dir, sizeof tided.session_dir, "%s/node%d", base, tided.node) >=
+        (int)sizeof tided.session_dir) {
+        tide_error("session directory path too long");
+        return 1;
+    }
+    if (mkdir(tided.session_dir, 0700) != 0 && errno != EEXIST) {
+        tide_error("cannot make %s: %s", tided.session_dir, strerror(errno));
+        return 1;
+    }
+    snprintf(tided.pmix_dir, sizeof tided.pmix_dir, "%s/pmix", tided.session_dir);
+    mkdir(tided.pmix_dir, 0700);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+
+    evthread_use_pthreads();
+    tided.base = event_base_new();
+    if (!tided.base || tide_taskq_init(tided.base) != 0) {
+        tide_error("cannot set up the event loop");
+        return 1;
+    }
+    if (pmix_host_init(err, sizeof err) != 0) {
+        tide_error("%s", err);
+        tide_rmtree(tided.session_dir);
+        return 1;
+    }
+    reaper_start();
+    tided.sigterm_ev = evsignal_new(tided.base, SIGTERM, signal_cb, NULL);
+    tided.sigint_ev = evsignal_new(tided.base, SIGINT, signal_cb, NULL);
+    tided.sighup_ev = evsignal_new(tided.base, SIGHUP, signal_cb, NULL);
+    event_add(tided.sigterm_ev, NULL);
+    event_add(tided.sigint_ev, NULL);
+    event_add(tided.sighup_ev, NULL);
+    if (getppid() == 1) { /* mpiexec already gone */
+        final_exit();
+    }
+    hub_connect_fd(control_fd);
+    TIDE_DEBUG(1, "node daemon up on %s", tided.hostname);
+    event_base_dispatch(tided.base);
+    final_exit();
+    return 0;
+}

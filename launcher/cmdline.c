@@ -1,0 +1,285 @@
+/*
+ * cmdline.c: parsing mpiexec's command line. Options accept the Open MPI
+ * and MPICH spellings users type (-n/-np/-c, -x, -env/-genv, -wdir/-wd,
+ * --tag-output, ...), in --opt=value form too. Per-app options apply to
+ * their own app context of an MPMD line; the rest are global.
+ */
+#include "cmdline.h"
+#include "argv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mpiexec_usage(FILE *f)
+{
+    fputs("Usage: mpiexec [options] program [args] [: [options] program [args] ...]\n"
+          "\n"
+          "Per application context:\n"
+          "  -n, -np, -c N            number of processes (default 1)\n"
+          "  --env NAME=VALUE         set NAME for these processes (also -env NAME VALUE)\n"
+          "  --wdir DIR               working directory (also -wdir, -wd)\n"
+          "\n"
+          "Global:\n"
+          "  -x NAME[=VALUE]          export NAME (with VALUE, or its current value) to all\n"
+          "  -genv NAME VALUE         same as -x NAME=VALUE\n"
+          "  --tag-output             prefix each output line with [rank]\n"
+          "  --timeout SECONDS        end the job after SECONDS (exit status 124)\n"
+          "  --oversubscribe          allow more processes than slots (the default)\n"
+          "  --no-oversubscribe       refuse to run more processes than slots\n"
+          "  --universe-size N        value of MPI_UNIVERSE_SIZE (default: the slots)\n"
+          "  --nameserver URI|@FILE   share published names through tide-nameserver\n"
+          "  --stdin none|0           where mpiexec's stdin goes (default rank 0)\n"
+          "  --param NAME=VALUE       set a runtime parameter (see --show-params)\n"
+          "  --show-params            list every parameter, its value and its origin\n"
+          "  -v, --verbose            log what the runtime does (repeat for more)\n"
+          "  --version                print the version\n"
+          "  -h, --help               this text\n",
+          f);
+}
+
+static int parse_count(const char *s, int *out)
+{
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v > INT_MAX || v < INT_MIN)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static bool is(const char *a, const char *name)
+{
+    return strcmp(a, name) == 0;
+}
+
+/* Match "-opt", "--opt" and "--opt=value". Sets *inline_val for the last. */
+static bool opt_match(const char *arg, const char *name, const char **inline_val)
+{
+    *inline_val = NULL;
+    const char *a = arg;
+    if (a[0] != '-')
+        return false;
+    a++;
+    if (a[0] == '-')
+        a++;
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return false;
+    if (a[n] == '\0')
+        return true;
+    if (a[n] == '=' && arg[1] == '-') {
+        *inline_val = a + n + 1;
+        return true;
+    }
+    return false;
+}
+
+#define ERR(...)                                  \
+    do {                                          \
+        snprintf(err, errlen, __VA_ARGS__);       \
+        goto fail;                                \
+    } while (0)
+
+static struct tide_app *new_app(struct mpiexec_opts *o)
+{
+    struct tide_app *apps = realloc(o->apps, (size_t)(o->napps + 1) * sizeof *apps);
+    if (!apps)
+        return NULL;
+    o->apps = apps;
+    struct tide_app *a = &apps[o->napps++];
+    memset(a, 0, sizeof *a);
+    a->np = -1;
+    a->env = calloc(1, sizeof(char *));
+    return a;
+}
+
+static int add_env(char ***env, const char *spec, const char *(*getenv_fn)(const char *), char *err,
+                   size_t errlen, const char *opt)
+{
+    const char *eq = strchr(spec, '=');
+    if (eq == spec || !*spec) {
+        snprintf(err, errlen, "%s: expected NAME or NAME=VALUE, got '%s'", opt, spec);
+        return -1;
+    }
+    if (eq) {
+        char *name = strndup(spec, (size_t)(eq - spec));
+        tide_env_set(env, name, eq + 1);
+        free(name);
+        return 0;
+    }
+    const char *v = getenv_fn ? getenv_fn(spec) : NULL;
+    if (!v) {
+        snprintf(err, errlen, "%s %s: %s is not set in mpiexec's environment", opt, spec, spec);
+        return -1;
+    }
+    tide_env_set(env, spec, v);
+    return 0;
+}
+
+int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *err, size_t errlen,
+                  const char *(*getenv_fn)(const char *))
+{
+    memset(o, 0, sizeof *o);
+    o->oversubscribe = -1;
+    o->global_env = calloc(1, sizeof(char *));
+    o->params = calloc(1, sizeof(char *));
+    struct tide_app *cur = new_app(o);
+    int i = 1;
+    while (i < argc) {
+        const char *a = argv[i];
+        const char *v;
+        if (is(a, ":")) {
+            if (!cur->argv)
+                ERR("':' must follow a program (app context %d has none)", o->napps);
+            cur = new_app(o);
+            i++;
+            continue;
+        }
+        if (cur->argv) {
+            /* program arguments run until ':' */
+            tide_argv_append(&cur->argv, a);
+            i++;
+            continue;
+        }
+        if (a[0] != '-' || is(a, "-")) {
+            cur->exe = strdup(a);
+            tide_argv_append(&cur->argv, a);
+            i++;
+            continue;
+        }
+#define NEED_VAL(optname)                                                  \
+    do {                                                                   \
+        if (!v) {                                                          \
+            if (i + 1 >= argc)                                             \
+                ERR("option %s needs a value", optname);                   \
+            v = argv[++i];                                                 \
+        }                                                                  \
+    } while (0)
+        if (opt_match(a, "n", &v) || opt_match(a, "np", &v) || opt_match(a, "c", &v)) {
+            NEED_VAL(a);
+            int n;
+            if (parse_count(v, &n) != 0)
+                ERR("%s: '%s' is not a number", a, v);
+            if (n <= 0)
+                ERR("%s %d: the number of processes must be at least 1", a, n);
+            cur->np = n;
+        } else if (opt_match(a, "x", &v)) {
+            NEED_VAL(a);
+            if (add_env(&o->global_env, v, getenv_fn, err, errlen, "-x") != 0)
+                goto fail;
+        } else if (is(a, "-genv") || is(a, "-env")) {
+            if (i + 2 >= argc)
+                ERR("%s needs NAME and VALUE", a);
+            char ***target = is(a, "-genv") ? &o->global_env : &cur->env;
+            if (!*argv[i + 1] || strchr(argv[i + 1], '='))
+                ERR("%s: bad variable name '%s'", a, argv[i + 1]);
+            tide_env_set(target, argv[i + 1], argv[i + 2]);
+            i += 2;
+        } else if (opt_match(a, "env", &v)) {
+            NEED_VAL(a);
+            if (add_env(&cur->env, v, getenv_fn, err, errlen, "--env") != 0)
+                goto fail;
+        } else if (opt_match(a, "wdir", &v) || opt_match(a, "wd", &v)) {
+            NEED_VAL(a);
+            if (!*v)
+                ERR("%s: empty directory", a);
+            free(cur->wdir);
+            cur->wdir = strdup(v);
+        } else if (opt_match(a, "tag-output", &v) || is(a, "-prepend-rank") || is(a, "-l")) {
+            o->tag_output = true;
+        } else if (opt_match(a, "timeout", &v)) {
+            NEED_VAL(a);
+            int t;
+            if (parse_count(v, &t) != 0 || t <= 0)
+                ERR("--timeout: '%s' is not a positive number of seconds", v);
+            o->timeout = t;
+        } else if (opt_match(a, "oversubscribe", &v)) {
+            o->oversubscribe = 1;
+        } else if (opt_match(a, "no-oversubscribe", &v) || opt_match(a, "nooversubscribe", &v)) {
+            o->oversubscribe = 0;
+        } else if (opt_match(a, "universe-size", &v)) {
+            NEED_VAL(a);
+            int u;
+            if (parse_count(v, &u) != 0 || u <= 0)
+                ERR("--universe-size: '%s' is not a positive number", v);
+            o->universe_size = u;
+        } else if (opt_match(a, "nameserver", &v)) {
+            NEED_VAL(a);
+            free(o->nameserver);
+            o->nameserver = strdup(v);
+        } else if (opt_match(a, "host", &v) || is(a, "-H") || opt_match(a, "hosts", &v)) {
+            NEED_VAL(a);
+            free(o->hosts);
+            o->hosts = strdup(v);
+        } else if (opt_match(a, "hostfile", &v) || opt_match(a, "machinefile", &v) || is(a, "-f")) {
+            NEED_VAL(a);
+            free(o->hostfile);
+            o->hostfile = strdup(v);
+        } else if (opt_match(a, "stdin", &v)) {
+            NEED_VAL(a);
+            if (is(v, "none"))
+                o->stdin_target = STDIN_NONE;
+            else if (is(v, "0") || is(v, "rank0"))
+                o->stdin_target = STDIN_RANK0;
+            else
+                ERR("--stdin: '%s' is not 'none' or '0'", v);
+        } else if (opt_match(a, "param", &v)) {
+            NEED_VAL(a);
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v)
+                ERR("--param: expected NAME=VALUE, got '%s'", v);
+            tide_argv_append(&o->params, v);
+        } else if (opt_match(a, "show-params", &v)) {
+            o->show_params = true;
+        } else if (is(a, "-v") || opt_match(a, "verbose", &v)) {
+            o->verbose++;
+        } else if (opt_match(a, "version", &v) || is(a, "-V")) {
+            o->version = true;
+        } else if (is(a, "-h") || opt_match(a, "help", &v)) {
+            o->help = true;
+        } else {
+            ERR("unknown option '%s' (mpiexec --help lists the options)", a);
+        }
+        i++;
+    }
+    if (o->help || o->version || o->show_params) {
+        if (!cur->argv) { /* a trailing empty context is fine here */
+            tide_argv_free(cur->env);
+            free(cur->wdir);
+            o->napps--;
+        }
+        return 0;
+    }
+    if (!cur->argv)
+        ERR(o->napps == 1 ? "no program given (mpiexec --help for usage)"
+                          : "':' must be followed by a program");
+    for (int k = 0; k < o->napps; k++)
+        if (o->apps[k].np < 0)
+            o->apps[k].np = 1;
+    return 0;
+fail:
+    return -1;
+}
+
+void mpiexec_opts_free(struct mpiexec_opts *o)
+{
+    for (int k = 0; o->apps && k < o->napps; k++) {
+        free(o->apps[k].exe);
+        tide_argv_free(o->apps[k].argv);
+        tide_argv_free(o->apps[k].env);
+        free(o->apps[k].wdir);
+    }
+    free(o->apps);
+    tide_argv_free(o->global_env);
+    tide_argv_free(o->params);
+    free(o->nameserver);
+    free(o->hosts);
+    free(o->hostfile);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,427 @@
+/*
+ * hub.c: mpiexec's side of the control protocol. Handles what each tided
+ * reports (launch results, output, exits, aborts), collects fences across
+ * daemons and routes direct-modex requests to the daemon holding the data.
+ */
+#include "mpiexec.h"
+#include "channel.h"
+#include "ctlmsg.h"
+#include "log.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mjob *mjob_find(uint32_t jobid)
+{
+    for (struct mjob *j = mx.jobs; j; j = j->next)
+        if (j->desc.jobid == jobid)
+            return j;
+    return NULL;
+}
+
+struct mjob *mjob_find_nspace(const char *nspace)
+{
+    for (struct mjob *j = mx.jobs; j; j = j->next)
+        if (strcmp(j->desc.nspace, nspace) == 0)
+            return j;
+    return NULL;
+}
+
+static const char *rank_host(struct mjob *job, int rank)
+{
+    return mx.hosts[job->desc.rank_node[rank]];
+}
+
+static void on_launched(struct mdaemon *d, struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    int status = tide_wire_get_i32(r);
+    char *msg = tide_wire_get_str(r);
+    if (!tide_wire_done(r)) {
+        free(msg);
+        return;
+    }
+    struct mjob *job = mjob_find(jobid);
+    if (job)
+        job->launch_reports++;
+    if (status != 0) {
+        if (job)
+            job->launch_failed = true;
+        if (mx.end_reason == END_NONE)
+            fprintf(stderr, "mpiexec: %s (on %s)\n", msg ? msg : "launch failed", d->host);
+        mpiexec_end_job(END_LAUNCH_FAILED, msg && strstr(msg, "cannot execute") ? 127 : 1);
+    }
+    free(msg);
+}
+
+static void on_io(struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    uint32_t rank = tide_wire_get_u32(r);
+    uint8_t stream = tide_wire_get_u8(r);
+    size_t n;
+    const void *data = tide_wire_get_bytes(r, &n);
+    if (!tide_wire_done(r))
+        return;
+    struct mjob *job = mjob_find(jobid);
+    if (!job || rank >= (uint32_t)job->desc.nprocs || (stream != 1 && stream != 2))
+        return;
+    output_write(job, (int)rank, stream, data, n);
+}
+
+static void on_exit_msg(struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    uint32_t rank = tide_wire_get_u32(r);
+    uint32_t pid = tide_wire_get_u32(r);
+    int how = tide_wire_get_u8(r);
+    int code = tide_wire_get_i32(r);
+    bool connected = tide_wire_get_u8(r);
+    bool finalized = tide_wire_get_u8(r);
+    if (!tide_wire_done(r))
+        return;
+    struct mjob *job = mjob_find(jobid);
+    if (!job || rank >= (uint32_t)job->desc.nprocs)
+        return;
+    struct mrank *rk = &job->ranks[rank];
+    if (rk->exited)
+        return;
+    rk->exited = true;
+    rk->pid = (pid_t)pid;
+    rk->how = how;
+    rk->code = code;
+    rk->connected = connected;
+    rk->finalized = finalized;
+    job->nexited++;
+    const char *host = rank_host(job, (int)rank);
+    char who[64];
+    if (job->desc.jobid == 0)
+        snprintf(who, sizeof who, "rank %u", rank);
+    else
+        snprintf(who, sizeof who, "rank %u of spawned job %u", rank, job->desc.jobid);
+    TIDE_DEBUG(1, "%s (pid %u) ended: how %d code %d%s", who, pid, how, code,
+               finalized ? " (finalized)" : "");
+    if (how == TIDE_EXIT_SIGNALED) {
+        if (mx.end_reason == END_NONE)
+            fprintf(stderr, "mpiexec: %s (pid %u) on host %s was killed by signal %d (%s)\n", who, pid,
+                    host, code, strsignal(code));
+        mpiexec_end_job(END_SIGNALED_RANK, 128 + code);
+    } else if (how == TIDE_EXIT_NORMAL && code != 0) {
+        if (mx.end_reason == END_NONE)
+            fprintf(stderr, "mpiexec: %s (pid %u) on host %s exited with status %d\n", who, pid, host,
+                    code);
+        mpiexec_end_job(END_FAILED_RANK, code);
+    } else if (how == TIDE_EXIT_NORMAL && connected && !finalized) {
+        if (mx.end_reason == END_NONE)
+            fprintf(stderr,
+                    "mpiexec: %s (pid %u) on host %s exited without calling MPI_Finalize\n", who,
+                    pid, host);
+        mpiexec_end_job(END_NO_FINALIZE, 1);
+    }
+    if (jobid == 0 && rank == 0)
+        stdin_stop();
+    mpiexec_check_done();
+}
+
+static void on_abort(struct tide_rbuf *r)
+{
+    uint32_t jobid = tide_wire_get_u32(r);
+    uint32_t rank = tide_wire_get_u32(r);
+    int status = tide_wire_get_i32(r);
+    char *msg = tide_wire_get_str(r);
+    if (!tide_wire_done(r)) {
+        free(msg);
+        return;
+    }
+    struct mjob *job = mjob_find(jobid);
+    if (!job || rank >= (uint32_t)job->desc.nprocs) {
+        free(msg);
+        return;
+    }
+    if (mx.end_reason == END_NONE)
+        fprintf(stderr, "mpiexec: rank %u%s on host %s called MPI_Abort with error code %d%s%s\n",
+                rank, jobid ? " of a spawned job" : "", rank_host(job, (int)rank), status,
+                msg && *msg ? ": " : "", msg ? msg : "");
+    int st = status & 0xff;
+    if (st == 0 && status != 0)
+        st = 1;
+    mpiexec_end_job(END_ABORT, st);
+    free(msg);
+}
+
+static void on_notice(struct tide_rbuf *r)
+{
+    (void)tide_wire_get_u32(r);
+    (void)tide_wire_get_u32(r);
+    char *msg = tide_wire_get_str(r);
+    if (tide_wire_done(r) && msg)
+        fprintf(stderr, "mpiexec: %s\n", msg);
+    free(msg);
+}
+
+/* ---- fences ---- */
+
+struct mfence {
+    char *sig;
+    bool *expected;   /* per node */
+    bool *contributed;
+    int nexpected, ncontributed;
+    uint8_t *data;
+    size_t len, cap;
+    int status;
+    struct mfence *next;
+};
+
+static struct mfence *fences;
+
+static void fence_append(struct mfence *f, const void *data, size_t n)
+{
+    if (f->len + n > f->cap) {
+        size_t cap = (f->len + n) * 2;
+        uint8_t *nd = realloc(f->data, cap);
+        if (!nd) {
+            f->status = -1;
+            return;
+        }
+        f->data = nd;
+        f->cap = cap;
+    }
+    if (n)
+        memcpy(f->data + f->len, data, n);
+    f->len += n;
+}
+
+static void fence_send_release(const char *sig, int node, int status, const void *data, size_t n)
+{
+    struct mdaemon *d = daemon_of_node(node);
+    if (!d || !d->ch || d->gone)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);
+    tide_wire_put_str(&w, sig);
+    tide_wire_put_i32(&w, status);
+    tide_wire_put_bytes(&w, data, n);
+    tide_channel_send(d->ch, &w);
+}
+
+static void fence_complete(struct mfence *f)
+{
+    for (struct mfence **pp = &fences; *pp; pp = &(*pp)->next)
+        if (*pp == f) {
+            *pp = f->next;
+            break;
+        }
+    for (int n = 0; n < mx.nnodes; n++)
+        if (f->expected[n])
+            fence_send_release(f->sig, n, f->status, f->data, f->len);
+    free(f->sig);
+    free(f->expected);
+    free(f->contributed);
+    free(f->data);
+    free(f);
+}
+
+static void on_fence(struct mdaemon *d, struct tide_rbuf *r)
+{
+    char *sig = tide_wire_get_str(r);
+    uint32_t nprocs = tide_wire_get_u32(r);
+    if (!sig || !tide_wire_ok(r) || nprocs > TIDE_JOB_MAX_PROCS) {
+        free(sig);
+        tide_error("malformed fence from node %d", d->node);
+        return;
+    }
+    bool *nodes = calloc((size_t)mx.nnodes, sizeof(bool));
+    int status = 0;
+    for (uint32_t i = 0; i < nprocs && nodes; i++) {
+        char *ns = tide_wire_get_str(r);
+        uint32_t rank = tide_wire_get_u32(r);
+        struct mjob *job = ns ? mjob_find_nspace(ns) : NULL;
+        free(ns);
+        if (!job) {
+            status = -1;
+            continue;
+        }
+        if (rank == TIDE_RANK_WILDCARD) {
+            for (int k = 0; k < job->desc.nprocs; k++)
+                nodes[job->desc.rank_node[k]] = true;
+        } else if (rank < (uint32_t)job->desc.nprocs) {
+            nodes[job->desc.rank_node[rank]] = true;
+        } else {
+            status = -1;
+        }
+    }
+    (void)tide_wire_get_u8(r); /* collect: the daemons' blobs say it themselves */
+    size_t n;
+    const void *data = tide_wire_get_bytes(r, &n);
+    if (!nodes || !tide_wire_done(r)) {
+        free(nodes);
+        free(sig);
+        tide_error("malformed fence from node %d", d->node);
+        return;
+    }
+    if (status != 0) {
+        fence_send_release(sig, d->node, -1, NULL, 0);
+        free(nodes);
+        free(sig);
+        return;
+    }
+    nodes[d->node] = true;
+    struct mfence *f = fences;
+    while (f && (strcmp(f->sig, sig) != 0 || f->contributed[d->node]))
+        f = f->next;
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        f->sig = sig;
+        f->expected = nodes;
+        f->contributed = calloc((size_t)mx.nnodes, sizeof(bool));
+        for (int k = 0; k < mx.nnodes; k++)
+            f->nexpected += nodes[k];
+        struct mfence **tail = &fences;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = f;
+    } else {
+        free(sig);
+        free(nodes);
+    }
+    f->contributed[d->node] = true;
+    f->ncontributed++;
+    fence_append(f, data, n);
+    TIDE_DEBUG(3, "fence %s: %d of %d daemons", f->sig, f->ncontributed, f->nexpected);
+    if (f->ncontributed >= f->nexpected)
+        fence_complete(f);
+}
+
+/* A daemon that went away can no longer contribute: fail its fences. */
+static void fences_node_lost(int node)
+{
+    for (struct mfence *f = fences, *next; f; f = next) {
+        next = f->next;
+        if (f->expected[node] && !f->contributed[node]) {
+            f->status = -1;
+            f->expected[node] = false;
+            f->nexpected--;
+            if (f->ncontributed >= f->nexpected)
+                fence_complete(f);
+        }
+    }
+}
+
+/* ---- direct modex routing ---- */
+
+static void send_dmodex_error(int to_node, uint32_t id)
+{
+    struct mdaemon *d = daemon_of_node(to_node);
+    if (!d || !d->ch)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_DMODEX_RESP);
+    tide_wire_put_u32(&w, id);
+    tide_wire_put_u32(&w, (uint32_t)to_node);
+    tide_wire_put_i32(&w, -1);
+    tide_wire_put_bytes(&w, NULL, 0);
+    tide_channel_send(d->ch, &w);
+}
+
+static void on_dmodex_req(struct mdaemon *from, struct tide_rbuf *r)
+{
+    uint32_t id = tide_wire_get_u32(r);
+    (void)tide_wire_get_u32(r);
+    char *ns = tide_wire_get_str(r);
+    uint32_t rank = tide_wire_get_u32(r);
+    if (!ns || !tide_wire_done(r)) {
+        free(ns);
+        return;
+    }
+    struct mjob *job = mjob_find_nspace(ns);
+    struct mdaemon *to = NULL;
+    if (job && rank < (uint32_t)job->desc.nprocs)
+        to = daemon_of_node(job->desc.rank_node[rank]);
+    if (!to || !to->ch || to->gone || to == from) {
+        send_dmodex_error(from->node, id);
+        free(ns);
+        return;
+    }
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_DMODEX_REQ);
+    tide_wire_put_u32(&w, id);
+    tide_wire_put_u32(&w, (uint32_t)from->node);
+    tide_wire_put_str(&w, ns);
+    tide_wire_put_u32(&w, rank);
+    tide_channel_send(to->ch, &w);
+    free(ns);
+}
+
+static void on_dmodex_resp(struct tide_rbuf *r)
+{
+    uint32_t id = tide_wire_get_u32(r);
+    uint32_t to_node = tide_wire_get_u32(r);
+    int status = tide_wire_get_i32(r);
+    size_t n;
+    const void *data = tide_wire_get_bytes(r, &n);
+    if (!tide_wire_done(r))
+        return;
+    struct mdaemon *to = daemon_of_node((int)to_node);
+    if (!to || !to->ch || to->gone)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_DMODEX_RESP);
+    tide_wire_put_u32(&w, id);
+    tide_wire_put_u32(&w, to_node);
+    tide_wire_put_i32(&w, status);
+    tide_wire_put_bytes(&w, data, n);
+    tide_channel_send(to->ch, &w);
+}
+
+void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
+{
+    (void)ch;
+    struct mdaemon *d = arg;
+    switch (type) {
+    case TIDE_CTL_HELLO: {
+        (void)tide_wire_get_u32(r);
+        char *host = tide_wire_get_str(r);
+        (void)tide_wire_get_u32(r);
+        d->hello = true;
+        TIDE_DEBUG(2, "tided of node %d says hello from %s", d->node, host ? host : "?");
+        free(host);
+        break;
+    }
+    case TIDE_CTL_LAUNCHED: on_launched(d, r); break;
+    case TIDE_CTL_IO: on_io(r); break;
+    case TIDE_CTL_EXIT: on_exit_msg(r); break;
+    case TIDE_CTL_ABORT: on_abort(r); break;
+    case TIDE_CTL_FENCE: on_fence(d, r); break;
+    case TIDE_CTL_DMODEX_REQ: on_dmodex_req(d, r); break;
+    case TIDE_CTL_DMODEX_RESP: on_dmodex_resp(r); break;
+    case TIDE_CTL_NOTICE: on_notice(r); break;
+    default: tide_error("ignoring unknown message %u from node %d", type, d->node); break;
+    }
+}
+
+void hub_on_close(struct tide_channel *ch, const char *why, void *arg)
+{
+    struct mdaemon *d = arg;
+    d->gone = true;
+    tide_channel_free(ch);
+    d->ch = NULL;
+    fences_node_lost(d->node);
+    /* ranks on that node can no longer report: count them as ended */
+    bool lost_ranks = false;
+    for (struct mjob *j = mx.jobs; j; j = j->next)
+        for (int k = 0; k < j->desc.nprocs; k++)
+            if (j->desc.rank_node[k] == d->node && !j->ranks[k].exited) {
+                j->ranks[k].exited = true;
+                j->nexited++;
+                lost_ranks = true;
+            }
+    if (lost_ranks || !mx.shutting_down) {
+        if (!mx.shutting_down && mx.end_reason == END_NONE)
+            fprintf(stderr, "mpiexec: lost contact with tided on node %d (%s): %s\n", d->node,
+                    d->host, why);
+        mpiexec_end_job(END_DAEMON_LOST, 1);
+    }
+    mpiexec_check_done();
+}

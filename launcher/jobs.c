@@ -1,0 +1,197 @@
+/*
+ * jobs.c: turning the command line into a job description (executables
+ * resolved, working directories checked, ranks mapped to nodes) and
+ * sending it to every daemon.
+ */
+#include "mpiexec.h"
+#include "argv.h"
+#include "channel.h"
+#include "params.h"
+#include "ctlmsg.h"
+#include "jobmap.h"
+#include "log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int is_exec_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -ENOENT;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    if (access(path, X_OK) != 0)
+        return -EACCES;
+    return 0;
+}
+
+/* Resolve an executable as the shell would (relative names with a slash
+ * against the working directory, bare names along PATH). */
+static int resolve_exe(const char *name, const char *wdir, char *out, size_t outlen, char *err,
+                       size_t errlen)
+{
+    if (strchr(name, '/')) {
+        char cand[PATH_MAX];
+        if (name[0] != '/' && wdir)
+            snprintf(cand, sizeof cand, "%s/%s", wdir, name);
+        else
+            snprintf(cand, sizeof cand, "%s", name);
+        int rc = is_exec_file(cand);
+        if (rc != 0 && name[0] != '/' && wdir) { /* also try relative to here */
+            snprintf(cand, sizeof cand, "%s", name);
+            rc = is_exec_file(cand);
+        }
+        if (rc != 0) {
+            snprintf(err, errlen, "cannot run '%s': %s", name, strerror(-rc));
+            return -1;
+        }
+        if (!realpath(cand, out))
+            snprintf(out, outlen, "%s", cand);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    char **dirs = tide_argv_split(path, ':');
+    int found = -ENOENT;
+    for (size_t i = 0; dirs[i]; i++) {
+        char cand[PATH_MAX];
+        snprintf(cand, sizeof cand, "%s/%s", dirs[i], name);
+        int rc = is_exec_file(cand);
+        if (rc == 0) {
+            snprintf(out, outlen, "%s", cand);
+            found = 0;
+            break;
+        }
+        if (rc == -EACCES)
+            found = rc;
+    }
+    tide_argv_free(dirs);
+    if (found != 0) {
+        snprintf(err, errlen, "cannot find executable '%s' %s", name,
+                 found == -EACCES ? "(found, but not executable)" : "in PATH");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_wdir(const char *wdir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(wdir, &st) != 0) {
+        snprintf(err, errlen, "working directory '%s': %s", wdir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "working directory '%s' is not a directory", wdir);
+        return -1;
+    }
+    if (access(wdir, X_OK | W_OK) != 0) {
+        snprintf(err, errlen, "working directory '%s' is not writable: %s", wdir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int job_build_primary(struct mjob **out, char *err, size_t errlen)
+{
+    struct mjob *job = calloc(1, sizeof *job);
+    if (!job) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    struct tide_job *d = &job->desc;
+    d->jobid = mx.next_jobid++;
+    char ns[256];
+    snprintf(ns, sizeof ns, "%s.%u", mx.nspace_base, d->jobid);
+    d->nspace = strdup(ns);
+    d->napps = mx.opts.napps;
+    d->apps = calloc((size_t)d->napps, sizeof *d->apps);
+    int rank = 0;
+    for (int a = 0; a < d->napps; a++) {
+        struct tide_app *src = &mx.opts.apps[a], *app = &d->apps[a];
+        if (src->wdir && check_wdir(src->wdir, err, errlen) != 0)
+            goto fail;
+        char exe[PATH_MAX];
+        if (resolve_exe(src->exe, src->wdir, exe, sizeof exe, err, errlen) != 0)
+            goto fail;
+        if ((long)rank + src->np > TIDE_JOB_MAX_PROCS) {
+            snprintf(err, errlen, "too many processes (at most %d)", TIDE_JOB_MAX_PROCS);
+            goto fail;
+        }
+        app->np = src->np;
+        app->first_rank = rank;
+        rank += src->np;
+        app->exe = strdup(exe);
+        app->argv = tide_argv_copy(src->argv);
+        app->env = tide_argv_copy(mx.opts.global_env);
+        for (size_t i = 0; src->env[i]; i++) {
+            char *kv = strdup(src->env[i]);
+            char *eq = strchr(kv, '=');
+            *eq = '\0';
+            tide_env_set(&app->env, kv, eq + 1);
+            free(kv);
+        }
+        app->wdir = src->wdir ? realpath(src->wdir, NULL) : NULL;
+    }
+    d->nprocs = rank;
+    d->nnodes = mx.nnodes;
+    d->hosts = tide_argv_copy(mx.hosts);
+    d->node_slots = malloc((size_t)mx.nnodes * sizeof(int));
+    memcpy(d->node_slots, mx.slots, (size_t)mx.nnodes * sizeof(int));
+    d->rank_node = calloc((size_t)d->nprocs, sizeof(int));
+    int total_slots = 0;
+    for (int n = 0; n < mx.nnodes; n++)
+        total_slots += mx.slots[n];
+    bool over = mx.opts.oversubscribe != 0 && (mx.opts.oversubscribe == 1 || tide_config_int("oversubscribe"));
+    if (jobmap_by_slot(d->nprocs, mx.nnodes, mx.slots, mx.used, over, d->rank_node, err, errlen) != 0)
+        goto fail;
+    d->universe_size = mx.opts.universe_size > 0 ? mx.opts.universe_size : total_slots;
+    if (d->universe_size < d->nprocs && mx.opts.universe_size <= 0)
+        d->universe_size = d->nprocs;
+    if (mx.opts.tag_output)
+        d->flags |= TIDE_JOB_TAG_OUTPUT;
+    d->parent_rank = -1;
+    d->params = calloc(1, sizeof(char *));
+    tide_config_export(&d->params);
+    job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
+    *out = job;
+    return 0;
+fail:
+    tide_job_free(&job->desc);
+    free(job);
+    return -1;
+}
+
+int job_launch(struct mjob *job)
+{
+    job->next = mx.jobs;
+    mx.jobs = job;
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *dm = &mx.daemons[n];
+        if (!dm->ch)
+            continue;
+        struct tide_wbuf w;
+        tide_wire_begin(&w, TIDE_CTL_LAUNCH);
+        tide_job_encode(&job->desc, &w);
+        if (tide_channel_send(dm->ch, &w) != 0)
+            return -1;
+    }
+    TIDE_DEBUG(1, "launch of %s (%d ranks) sent to %d daemons", job->desc.nspace, job->desc.nprocs,
+               mx.nnodes);
+    return 0;
+}
+
+bool jobs_all_done(void)
+{
+    for (struct mjob *j = mx.jobs; j; j = j->next)
+        if (j->nexited < j->desc.nprocs)
+            return false;
+    return true;
+}

@@ -1,0 +1,113 @@
+/*
+ * mpiexec.h: the launcher's state and the interfaces between its parts.
+ * mpiexec is the hub of a universe: every tided connects to it; it maps
+ * jobs, relays fences and modex requests between daemons, prints output,
+ * and decides the exit status.
+ */
+#ifndef TIDE_MPIEXEC_H
+#define TIDE_MPIEXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cmdline.h"
+#include "jobdesc.h"
+
+struct event;
+struct event_base;
+struct tide_channel;
+struct tide_rbuf;
+
+struct mdaemon {
+    int node;
+    char host[256];
+    pid_t pid;
+    struct tide_channel *ch;
+    bool hello;
+    bool gone;
+};
+
+struct mrank {
+    pid_t pid;
+    bool exited;
+    int how, code;
+    bool connected, finalized;
+};
+
+struct mjob {
+    struct tide_job desc;
+    struct mrank *ranks;
+    int nexited;
+    int launch_reports;   /* LAUNCHED messages received */
+    bool launch_failed;
+    struct mjob *next;
+};
+
+/* why the job is being ended early (the first reason wins) */
+enum end_reason {
+    END_NONE,
+    END_ABORT,
+    END_SIGNALED_RANK,
+    END_FAILED_RANK,
+    END_NO_FINALIZE,
+    END_TIMEOUT,
+    END_USER_SIGNAL,
+    END_LAUNCH_FAILED,
+    END_DAEMON_LOST,
+};
+
+struct mpiexec {
+    struct event_base *base;
+    struct mpiexec_opts opts;
+    int nnodes;
+    char **hosts;
+    int *slots;
+    int *used;
+    struct mdaemon *daemons;
+    struct mjob *jobs;
+    uint32_t next_jobid;
+    char session_dir[4096];
+    char tided_path[4096];
+    char nspace_base[200];
+    int exit_status;
+    enum end_reason end_reason;
+    bool shutting_down;
+    int user_signals;
+    struct event *timeout_ev, *stdin_ev, *failsafe_ev;
+    struct event *sig_int, *sig_term, *sig_hup, *sig_chld;
+    bool stdin_done;
+};
+
+extern struct mpiexec mx;
+
+/* daemons.c */
+int daemons_start(char *err, size_t errlen);
+void daemons_kill_jobs(int sig);
+void daemons_shutdown(void);
+void daemons_reap(void);
+bool daemons_all_gone(void);
+struct mdaemon *daemon_of_node(int node);
+
+/* hub.c */
+void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg);
+void hub_on_close(struct tide_channel *ch, const char *why, void *arg);
+struct mjob *mjob_find_nspace(const char *nspace);
+struct mjob *mjob_find(uint32_t jobid);
+
+/* jobs.c */
+int job_build_primary(struct mjob **out, char *err, size_t errlen);
+int job_launch(struct mjob *job);
+bool jobs_all_done(void);
+
+/* output.c */
+void output_write(struct mjob *job, int rank, int stream, const void *data, size_t len);
+void stdin_start(void);
+void stdin_stop(void);
+
+/* mpiexec_main.c */
+void mpiexec_end_job(enum end_reason why, int status);
+void mpiexec_check_done(void);
+void mpiexec_finish(void);
+
+#endif

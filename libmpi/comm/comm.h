@@ -1,0 +1,66 @@
+/*
+ * comm.h: communicators, intra and inter as one kind of object.
+ *
+ * Point-to-point on a communicator uses context_id; its collectives use
+ * context_id + 1, so the two never match each other. `peers` maps a rank
+ * argument to the process it names: the local group for an
+ * intracommunicator, the remote group for an intercommunicator.
+ */
+#ifndef TIDE_COMM_H
+#define TIDE_COMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+struct tide_group;
+struct tide_proc;
+struct tide_attr_list;
+struct tide_topo;
+struct tide_matchq;
+struct tide_coll_state;
+
+struct tide_comm {
+    int handle;
+    int refcount;                    /* the handle + pending operations */
+    uint32_t context_id;
+    int rank;                        /* in the local group */
+    int size;                        /* local group size */
+    int remote_size;                 /* intercommunicator: remote group size */
+    bool is_inter;
+    struct tide_group *group;        /* local group */
+    struct tide_group *remote_group; /* NULL for an intracommunicator */
+    struct tide_proc **peers;        /* rank argument -> process */
+    struct tide_comm *local_comm;    /* intercommunicator: intracomm over the local group */
+    int errhandler;                  /* MPI_Errhandler */
+    struct tide_attr_list *attrs;
+    struct tide_topo *topo;
+    struct tide_matchq *matchq;      /* pt2pt matching state (pt2pt/match.h) */
+    struct tide_coll_state *coll;    /* collective state (coll/) */
+    uint32_t coll_seq;               /* sequence of nonblocking collectives */
+    int info;                        /* MPI_Info hints given at creation (or NULL) */
+    bool freed;                      /* MPI_Comm_free called; waits for pending ops */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+extern struct tide_comm *tide_comm_world;
+extern struct tide_comm *tide_comm_self;
+
+/* Look up a communicator handle; NULL if it is not a live communicator. */
+struct tide_comm *tide_comm_get(MPI_Comm h);
+
+/* Make a communicator over group (and remote group for an intercomm)
+ * with the given context id. Takes references to the groups. The handle
+ * is allocated (or fixed, for the predefined ones). */
+struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *remote,
+                                   uint32_t context_id, MPI_Comm fixed_handle);
+void tide_comm_retain(struct tide_comm *c);
+/* Drop a reference; the last one frees the communicator and its context. */
+void tide_comm_release(struct tide_comm *c);
+
+/* Build MPI_COMM_WORLD and MPI_COMM_SELF (runtime init). */
+int tide_comm_init_predefined(void);
+void tide_comm_finalize_predefined(void);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * group.h: process groups. A group is an ordered list of processes (PMIx
+ * procs), so a group may mix processes of several jobs.
+ */
+#ifndef TIDE_GROUP_H
+#define TIDE_GROUP_H
+
+#include "mpi.h"
+
+struct tide_proc;
+
+struct tide_group {
+    int handle;        /* MPI_GROUP_NULL while the group has no user handle */
+    int refcount;      /* handle + communicators using it */
+    int size;
+    int rank;          /* this process's rank in it, or MPI_UNDEFINED */
+    struct tide_proc **procs;
+};
+
+/* A new group of n processes (copied), refcount 1, no handle. */
+struct tide_group *tide_group_new(int n, struct tide_proc *const *procs);
+void tide_group_retain(struct tide_group *g);
+void tide_group_release(struct tide_group *g);
+/* Give the group a user handle (takes one reference). */
+int tide_group_handle(struct tide_group *g);
+struct tide_group *tide_group_get(MPI_Group h);
+/* Rank of proc in g, or MPI_UNDEFINED. */
+int tide_group_rank_of(const struct tide_group *g, const struct tide_proc *p);
+
+extern struct tide_group tide_group_empty;
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * finalize.c: MPI_Finalize. First the attributes on MPI_COMM_SELF are
+ * deleted (their callbacks run, as the standard asks), then pending
+ * buffered sends are delivered, every rank meets in a fence so no peer is
+ * still reading our memory, and the layers shut down in reverse order.
+ */
+#include "runtime/api.h"
+#include "runtime/attr.h"
+#include "runtime/modules.h"
+#include "runtime/proc.h"
+#include "comm/comm.h"
+#include "client.h"
+
+#include <stdlib.h>
+
+int PMPI_Finalize(void)
+{
+    TIDE_API_ENTER();
+    if (!tide.initialized)
+        return tide_err(MPI_ERR_OTHER, "MPI_Finalize: MPI is not initialised");
+    if (tide.finalized)
+        return tide_err(MPI_ERR_OTHER, "MPI_Finalize: MPI is already finalised");
+    int rc = tide_attr_delete_all(TIDE_ATTR_COMM, MPI_COMM_SELF, &tide_comm_self->attrs);
+    if (rc != MPI_SUCCESS)
+        return tide_raise_comm(tide_comm_self, rc);
+    tide_modules_quiesce();
+    if (tide.have_pmix)
+        tide_pmix_fence(0);
+    tide_modules_finalize();
+    tide_comm_finalize_predefined();
+    tide.finalized = 1;
+    if (tide.have_pmix)
+        tide_pmix_finalize();
+    free(tide.local_peers);
+    tide.local_peers = NULL;
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Finalize)

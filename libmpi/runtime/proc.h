@@ -1,0 +1,39 @@
+/*
+ * proc.h: the processes this one knows about. A process is a PMIx proc
+ * (namespace, rank); groups and communicators hold pointers to these
+ * entries, which live until MPI_Finalize. Transports keep their per-peer
+ * connection state here (lazily created from the peer's business card).
+ */
+#ifndef TIDE_PROC_H
+#define TIDE_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tide_transport;
+
+struct tide_proc {
+    char *nspace;
+    uint32_t rank;
+    uint32_t hash;
+    bool local;                   /* on this node (shared memory possible) */
+    bool locality_known;
+    bool failed;                  /* its death was reported */
+    struct tide_transport *tx;    /* transport chosen to reach it (NULL: not yet) */
+    void *tx_state;               /* that transport's connection state */
+    void *card;                   /* its business card, once fetched */
+    uint32_t card_len;
+    struct tide_proc *hash_next;
+};
+
+/* Find or create the entry for (nspace, rank). NULL only on out-of-memory. */
+struct tide_proc *tide_proc_get(const char *nspace, uint32_t rank);
+/* Find without creating. */
+struct tide_proc *tide_proc_find(const char *nspace, uint32_t rank);
+/* Mark a process failed (from a PMIx event). */
+void tide_proc_mark_failed(const char *nspace, uint32_t rank);
+void tide_proc_table_free(void);
+/* Total order for building groups deterministically. */
+int tide_proc_cmp(const struct tide_proc *a, const struct tide_proc *b);
+
+#endif

@@ -1,0 +1,226 @@
+/*
+ * client.c: PMIx client calls made by libmpi.
+ */
+#include "client.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmix.h>
+
+static pmix_proc_t me;
+static tide_pmix_failure_fn failure_fn;
+
+int tide_pmix_available(void)
+{
+    return getenv("PMIX_NAMESPACE") != NULL && getenv("PMIX_RANK") != NULL;
+}
+
+static pmix_status_t get_value(const char *nspace, uint32_t rank, const char *key, int timeout,
+                               pmix_value_t **val)
+{
+    pmix_proc_t p;
+    PMIX_PROC_LOAD(&p, nspace, rank == TIDE_PMIX_WILDCARD ? PMIX_RANK_WILDCARD : rank);
+    pmix_info_t info[1];
+    int to = timeout;
+    PMIX_INFO_LOAD(&info[0], PMIX_TIMEOUT, &to, PMIX_INT);
+    pmix_status_t rc = PMIx_Get(&p, key, info, 1, val);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    return rc;
+}
+
+int tide_pmix_get_u32(const char *nspace, uint32_t rank, const char *key, uint32_t *value, int timeout)
+{
+    pmix_value_t *v = NULL;
+    if (get_value(nspace, rank, key, timeout, &v) != PMIX_SUCCESS || !v)
+        return -1;
+    int rc = 0;
+    switch (v->type) {
+    case PMIX_UINT32: *value = v->data.uint32; break;
+    case PMIX_UINT16: *value = v->data.uint16; break;
+    case PMIX_PROC_RANK: *value = v->data.rank; break;
+    case PMIX_INT: *value = (uint32_t)v->data.integer; break;
+    case PMIX_UINT64: *value = (uint32_t)v->data.uint64; break;
+    case PMIX_SIZE: *value = (uint32_t)v->data.size; break;
+    default: rc = -1; break;
+    }
+    PMIX_VALUE_RELEASE(v);
+    return rc;
+}
+
+int tide_pmix_get_string(const char *nspace, uint32_t rank, const char *key, char *out, size_t outlen,
+                         int timeout)
+{
+    pmix_value_t *v = NULL;
+    if (get_value(nspace, rank, key, timeout, &v) != PMIX_SUCCESS || !v)
+        return -1;
+    int rc = -1;
+    if (v->type == PMIX_STRING && v->data.string) {
+        snprintf(out, outlen, "%s", v->data.string);
+        rc = 0;
+    }
+    PMIX_VALUE_RELEASE(v);
+    return rc;
+}
+
+static uint32_t *parse_peers(const char *s, uint32_t expect)
+{
+    uint32_t *peers = calloc(expect ? expect : 1, sizeof *peers);
+    if (!peers)
+        return NULL;
+    uint32_t n = 0;
+    const char *p = s;
+    while (*p && n < expect) {
+        peers[n++] = (uint32_t)strtoul(p, (char **)&p, 10);
+        if (*p == ',')
+            p++;
+        else
+            break;
+    }
+    return peers;
+}
+
+int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen)
+{
+    memset(self, 0, sizeof *self);
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        snprintf(err, errlen, "PMIx_Init: %s", PMIx_Error_string(rc));
+        return -1;
+    }
+    snprintf(self->nspace, sizeof self->nspace, "%s", me.nspace);
+    self->rank = me.rank;
+    const int to = 10;
+    if (tide_pmix_get_u32(me.nspace, TIDE_PMIX_WILDCARD, PMIX_JOB_SIZE, &self->job_size, to) != 0) {
+        snprintf(err, errlen, "PMIx_Get(PMIX_JOB_SIZE) failed");
+        return -1;
+    }
+    if (tide_pmix_get_u32(me.nspace, TIDE_PMIX_WILDCARD, PMIX_UNIV_SIZE, &self->universe_size, to) != 0)
+        self->universe_size = self->job_size;
+    if (tide_pmix_get_u32(me.nspace, me.rank, PMIX_APPNUM, &self->appnum, to) != 0)
+        self->appnum = 0;
+    if (tide_pmix_get_u32(me.nspace, me.rank, PMIX_LOCAL_RANK, &self->local_rank, to) != 0)
+        self->local_rank = 0;
+    if (tide_pmix_get_u32(me.nspace, me.rank, PMIX_NODEID, &self->node_id, to) != 0)
+        self->node_id = 0;
+    if (tide_pmix_get_u32(me.nspace, TIDE_PMIX_WILDCARD, PMIX_LOCAL_SIZE, &self->local_size, to) != 0)
+        self->local_size = 1;
+    char peers[65536];
+    if (tide_pmix_get_string(me.nspace, TIDE_PMIX_WILDCARD, PMIX_LOCAL_PEERS, peers, sizeof peers, to) == 0)
+        self->local_peers = parse_peers(peers, self->local_size);
+    if (!self->local_peers) {
+        self->local_size = 1;
+        self->local_peers = calloc(1, sizeof(uint32_t));
+        if (self->local_peers)
+            self->local_peers[0] = me.rank;
+    }
+    if (tide_pmix_get_string(me.nspace, me.rank, PMIX_HOSTNAME, self->hostname, sizeof self->hostname,
+                             to) != 0)
+        self->hostname[0] = '\0';
+    pmix_value_t *v = NULL;
+    pmix_info_t opt;
+    bool t = true;
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &t, PMIX_BOOL);
+    pmix_proc_t wild;
+    PMIX_PROC_LOAD(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&wild, PMIX_PARENT_ID, &opt, 1, &v) == PMIX_SUCCESS && v && v->type == PMIX_PROC) {
+        self->spawned = 1;
+        snprintf(self->parent_nspace, sizeof self->parent_nspace, "%s", v->data.proc->nspace);
+        self->parent_rank = v->data.proc->rank;
+    }
+    if (v)
+        PMIX_VALUE_RELEASE(v);
+    PMIX_INFO_DESTRUCT(&opt);
+    return 0;
+}
+
+int tide_pmix_finalize(void)
+{
+    return PMIx_Finalize(NULL, 0) == PMIX_SUCCESS ? 0 : -1;
+}
+
+int tide_pmix_put(const char *key, const void *data, size_t len)
+{
+    pmix_value_t v;
+    pmix_byte_object_t bo;
+    bo.bytes = (char *)data;
+    bo.size = len;
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo = bo;
+    return PMIx_Put(PMIX_GLOBAL, key, &v) == PMIX_SUCCESS ? 0 : -1;
+}
+
+int tide_pmix_commit(void)
+{
+    return PMIx_Commit() == PMIX_SUCCESS ? 0 : -1;
+}
+
+int tide_pmix_fence(int collect)
+{
+    pmix_proc_t all;
+    PMIX_PROC_LOAD(&all, me.nspace, PMIX_RANK_WILDCARD);
+    pmix_info_t info;
+    bool c = collect != 0;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &c, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(&all, 1, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **data, size_t *len,
+                  int timeout)
+{
+    pmix_value_t *v = NULL;
+    if (get_value(nspace, rank, key, timeout, &v) != PMIX_SUCCESS || !v)
+        return -1;
+    int rc = -1;
+    if (v->type == PMIX_BYTE_OBJECT) {
+        *data = malloc(v->data.bo.size ? v->data.bo.size : 1);
+        if (*data) {
+            memcpy(*data, v->data.bo.bytes, v->data.bo.size);
+            *len = v->data.bo.size;
+            rc = 0;
+        }
+    }
+    PMIX_VALUE_RELEASE(v);
+    return rc;
+}
+
+void tide_pmix_abort(int code, const char *msg)
+{
+    PMIx_Abort(code, msg, NULL, 0);
+}
+
+static void failure_event(size_t evhdlr_registration_id, pmix_status_t status,
+                          const pmix_proc_t *source, pmix_info_t info[], size_t ninfo,
+                          pmix_info_t results[], size_t nresults,
+                          pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)evhdlr_registration_id;
+    (void)status;
+    (void)source;
+    (void)results;
+    (void)nresults;
+    const pmix_proc_t *affected = NULL;
+    int code = 0;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) && info[i].value.type == PMIX_PROC)
+            affected = info[i].value.data.proc;
+        else if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE) && info[i].value.type == PMIX_INT)
+            code = info[i].value.data.integer;
+    }
+    if (affected && failure_fn)
+        failure_fn(affected->nspace, affected->rank, code);
+    if (cbfunc)
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+int tide_pmix_on_failure(tide_pmix_failure_fn fn)
+{
+    failure_fn = fn;
+    pmix_status_t codes[] = {PMIX_ERR_PROC_ABORTED, PMIX_EVENT_PROC_TERMINATED};
+    PMIx_Register_event_handler(codes, 2, NULL, 0, failure_event, NULL, NULL);
+    return 0;
+}

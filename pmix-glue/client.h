@@ -1,0 +1,53 @@
+/*
+ * client.h: libmpi's use of PMIx as a client. Hides libpmix types from
+ * the rest of libmpi; every lookup has a timeout so nothing waits forever.
+ */
+#ifndef TIDE_PMIX_CLIENT_H
+#define TIDE_PMIX_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TIDE_NSPACE_MAX 256
+
+struct tide_pmix_self {
+    char nspace[TIDE_NSPACE_MAX];
+    uint32_t rank;
+    uint32_t job_size;
+    uint32_t universe_size;
+    uint32_t appnum;
+    uint32_t local_rank;
+    uint32_t local_size;
+    uint32_t node_id;
+    int spawned;
+    char parent_nspace[TIDE_NSPACE_MAX];
+    uint32_t parent_rank;
+    char hostname[256];
+    uint32_t *local_peers; /* ranks of this job on this node (local_size) */
+};
+
+/* True if this process was started by a PMIx server (mpiexec/tided). */
+int tide_pmix_available(void);
+int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen);
+int tide_pmix_finalize(void);
+/* Publish a blob under key for every peer (PMIX_GLOBAL), then commit. */
+int tide_pmix_put(const char *key, const void *data, size_t len);
+int tide_pmix_commit(void);
+/* Fence over the whole of our namespace. */
+int tide_pmix_fence(int collect);
+/* Fetch a peer's blob. timeout in seconds. *data is malloc'd. */
+int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **data, size_t *len,
+                  int timeout);
+/* Fetch a peer's uint32 job/proc-level value (rank UINT32_MAX: wildcard). */
+int tide_pmix_get_u32(const char *nspace, uint32_t rank, const char *key, uint32_t *value,
+                      int timeout);
+int tide_pmix_get_string(const char *nspace, uint32_t rank, const char *key, char *out, size_t outlen,
+                         int timeout);
+void tide_pmix_abort(int code, const char *msg);
+/* Register a callback for failure events about other processes. */
+typedef void (*tide_pmix_failure_fn)(const char *nspace, uint32_t rank, int exit_code);
+int tide_pmix_on_failure(tide_pmix_failure_fn fn);
+
+#define TIDE_PMIX_WILDCARD UINT32_MAX
+
+#endif
