@@ -4,14 +4,17 @@
 #include "runtime/modules.h"
 #include "runtime/state.h"
 #include "client.h"
+#include "datatype/datatype.h"
 
 #include <stdio.h>
 #include <string.h>
 
 int tide_modules_init(char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
+    if (tide_datatype_init() != 0) {
+        snprintf(err, errlen, "cannot set up the predefined datatypes");
+        return -1;
+    }
     return 0;
 }
 
@@ -34,4 +37,7 @@ int tide_modules_wireup(char *err, size_t errlen)
 
 void tide_modules_quiesce(void) {}
 
-void tide_modules_finalize(void) {}
+void tide_modules_finalize(void)
+{
+    tide_datatype_finalize();
+}
