@@ -184,6 +184,7 @@ static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
     TIDE_DEBUG(1, "control channel to mpiexec closed (%s): ending every job", why);
     tide_channel_free(tided.hub);
     tided.hub = NULL;
+    tided.hub_lost = true;
     tided_shutdown(1);
 }
 

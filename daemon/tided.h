@@ -66,8 +66,9 @@ struct tided {
     int node;
     char hostname[256];
     char session_dir[4096];
+    char universe_dir[4000]; /* mpiexec's session directory (ours is inside) */
     char pmix_dir[4200];
-    bool own_session_dir;
+    bool hub_lost;
     struct djob *jobs;
     bool shutting_down;
     int kill_grace_ms;

@@ -57,6 +57,9 @@ static void final_exit(void)
     pmix_host_fini();
     tide_taskq_fini();
     tide_rmtree(tided.session_dir);
+    /* mpiexec is gone and cannot clean up: the last daemon removes its directory */
+    if (tided.hub_lost)
+        rmdir(tided.universe_dir);
     TIDE_DEBUG(1, "exiting");
     exit(exit_status);
 }
@@ -99,6 +102,8 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
     (void)what;
     (void)arg;
     TIDE_DEBUG(1, "signal %d", (int)sig);
+    if (getppid() == 1 || sig == SIGTERM)
+        tided.hub_lost = true;
     tided_shutdown(1);
 }
 
@@ -141,9 +146,8 @@ int main(int argc, char **argv)
         tided.kill_grace_ms = 500;
     gethostname(tided.hostname, sizeof tided.hostname - 1);
     /* our own subdirectory of the session: PMIx files and job directories */
-    char base[4000];
-    snprintf(base, sizeof base, "%.3990s", tided.session_dir);
-    if (snprintf(tided.session_dir, sizeof tided.session_dir, "%s/node%d", base, tided.node) >=
+    snprintf(tided.universe_dir, sizeof tided.universe_dir, "%.3990s", tided.session_dir);
+    if (snprintf(tided.session_dir, sizeof tided.session_dir, "%s/node%d", tided.universe_dir, tided.node) >=
         (int)sizeof tided.session_dir) {
         tide_error("session directory path too long");
         return 1;
@@ -176,6 +180,7 @@ int main(int argc, char **argv)
     event_add(tided.sigint_ev, NULL);
     event_add(tided.sighup_ev, NULL);
     if (getppid() == 1) { /* mpiexec already gone */
+        tided.hub_lost = true;
         final_exit();
     }
     hub_connect_fd(control_fd);

@@ -1,0 +1,119 @@
+# suite_runtime.sh: the runtime foundation: mpiexec options, MPMD, env and
+# wdir, exit codes and signals, MPI_Abort, timeouts, stdin, output
+# integrity, no orphans and no leftover files, singletons, bad input.
+
+RT_TMP="$B/tests/rt-tmp"
+rm -rf "$RT_TMP"
+mkdir -p "$RT_TMP"
+# session directories of these tests go here, so leftovers can be seen
+export TIDE_TMPDIR="$RT_TMP"
+
+rt_no_leftovers() {
+    # no session directory remains and no rank of the given program runs
+    prog=$1
+    i=0
+    while [ $i -lt 50 ]; do
+        left=$(ls -A "$RT_TMP" 2>/dev/null)
+        procs=$(pgrep -f "$prog" 2>/dev/null)
+        tdd=$(pgrep -f "tided.*$RT_TMP" 2>/dev/null)
+        [ -z "$left$procs$tdd" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "leftover files: $left; processes: $procs $tdd"
+    return 1
+}
+
+for n in 1 2 4 16; do
+    tcase rt.ranks.$n -t 60 -out "rank $((n - 1)) of $n" -- $MPIEXEC -n $n $TB/rt_env $n
+done
+tcase rt.singleton -- $TB/rt_env 1
+tcase rt.mpmd -out "rank 4 of 5" -- $MPIEXEC -n 2 $TB/rt_env 5 0 : -n 3 $TB/rt_env 5 1
+tcase rt.mpirun-alias -- "$B/bin/mpirun" -np 2 $TB/rt_env 2
+tcase rt.env-x -- $MPIEXEC -n 2 -x TIDE_TEST_VAR=hello $TB/rt_behave env TIDE_TEST_VAR hello
+TIDE_TEST_PASS=passed; export TIDE_TEST_PASS
+tcase rt.env-x-inherit -- $MPIEXEC -n 2 -x TIDE_TEST_PASS $TB/rt_behave env TIDE_TEST_PASS passed
+tcase rt.env-env -- $MPIEXEC -n 1 --env "A_B=c d" $TB/rt_behave env A_B "c d"
+tcase rt.env-mpmd -- $MPIEXEC -n 1 -env K one $TB/rt_behave env K one : -n 1 -env K two $TB/rt_behave env K two
+mkdir -p "$B/tests/rt-wdir"
+tcase rt.wdir -- $MPIEXEC -n 2 --wdir "$B/tests/rt-wdir" $TB/rt_behave cwd "$B/tests/rt-wdir"
+tcase rt.exit-code -rc 7 -err "rank 1 .* exited with status 7" -- $MPIEXEC -n 3 $TB/rt_behave exit 1 7
+tcase rt.exit-code-nonmpi -rc 3 -- $MPIEXEC -n 2 sh -c 'exit 3'
+tcase rt.signal -t 30 -rc 139 -err "rank 2 \(pid [0-9]+\) on host .* killed by signal 11" -- \
+    $MPIEXEC -n 4 $TB/rt_behave signal 2 11
+tcheck rt.signal.cleanup rt_no_leftovers "$TB/rt_behave"
+tcase rt.abort -t 30 -rc 5 -err "rank 1 on host .*MPI_Abort\(MPI_COMM_WORLD, 5\)" -- $MPIEXEC -n 3 $TB/rt_behave abort 1 5
+tcheck rt.abort.cleanup rt_no_leftovers "$TB/rt_behave"
+tcase rt.fatal-error -t 30 -rc any -err "MPI_ERRORS_ARE_FATAL.*MPI_Comm_size" -- $MPIEXEC -n 2 $TB/rt_behave fatal
+tcase rt.no-finalize -t 30 -rc 1 -err "rank 0 .*without calling MPI_Finalize" -- $MPIEXEC -n 2 $TB/rt_behave nofinalize 0
+tcase rt.timeout -t 30 -rc 124 -err "timed out after 2 seconds" -- $MPIEXEC -n 3 --timeout 2 $TB/rt_behave hang
+tcheck rt.timeout.cleanup rt_no_leftovers "$TB/rt_behave"
+tcase rt.stdin -out "^tide stdin line 2$" -- sh -c "printf 'tide stdin line 1\ntide stdin line 2\n' | $MPIEXEC -n 3 $TB/rt_behave stdin"
+tcase rt.stdin-none -- sh -c "echo data | $MPIEXEC -n 1 --stdin none $TB/rt_behave stdin"
+tcase rt.stdin-file -out "^#!/bin/sh" -- sh -c "$MPIEXEC -n 2 $TB/rt_behave stdin < $S/tests/run-all.sh"
+
+rt_lines_intact() {
+    $MPIEXEC -n 4 $TB/rt_behave lines 3000 > "$T_LOGDIR/rt.lines.raw" || return 1
+    total=$(wc -l < "$T_LOGDIR/rt.lines.raw")
+    good=$(grep -cE '^BEGIN rank=[0-3] line=[0-9]+ [a-z]+ END$' "$T_LOGDIR/rt.lines.raw")
+    echo "lines $total, intact $good"
+    [ "$total" -eq 12000 ] && [ "$good" -eq 12000 ]
+}
+tcheck rt.output-lines-intact rt_lines_intact
+tcase rt.tag-output -out "^\[3\] rank 3 of 4" -- $MPIEXEC -n 4 --tag-output $TB/rt_env 4
+
+rt_sigint() {
+    out="$T_LOGDIR/rt.sigint.run"
+    $MPIEXEC -n 4 $TB/rt_behave hang > "$out" 2>&1 &
+    pid=$!
+    i=0
+    while [ "$(grep -c ready "$out" 2>/dev/null)" -lt 4 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    echo "rc $rc"
+    [ $rc -eq 130 ] && rt_no_leftovers "$TB/rt_behave"
+}
+tcheck rt.sigint rt_sigint
+
+rt_kill9() {
+    out="$T_LOGDIR/rt.kill9.run"
+    $MPIEXEC -n 4 $TB/rt_behave hang > "$out" 2>&1 &
+    pid=$!
+    i=0
+    while [ "$(grep -c ready "$out" 2>/dev/null)" -lt 4 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -9 $pid
+    wait $pid
+    rt_no_leftovers "$TB/rt_behave"
+}
+tcheck rt.kill9-mpiexec rt_kill9
+
+tcase rt.sim-nodes-fence -out "rank 5 of 6" -- env TIDE_SIM_NODES=3 $MPIEXEC -n 6 $TB/rt_env 6
+tcase rt.sim-nodes-nocollect -- env TIDE_SIM_NODES=2 TIDE_MODEX_COLLECT=0 $MPIEXEC -n 4 $TB/rt_env 4
+tcase rt.errors -- $MPIEXEC -n 1 $TB/rt_errors
+tcase rt.attributes -out "self attribute deleted in MPI_Finalize" -- $MPIEXEC -n 2 $TB/rt_attr
+tcase rt.verbose -err "tided.0.*registered namespace" -- $MPIEXEC -n 1 --verbose --verbose $TB/rt_env 1
+tcase rt.show-params -out "shm_eager_limit += 1234 +\(command line" -- $MPIEXEC --param shm_eager_limit=1234 --show-params
+tcase rt.param-env -out "tcp_eager_limit += 99 +\(environment" -- env TIDE_TCP_EAGER_LIMIT=99 $MPIEXEC --show-params
+tcase rt.param-to-ranks -- $MPIEXEC -n 1 --param tcp_eager_limit=4321 $TB/rt_behave env TIDE_TCP_EAGER_LIMIT 4321
+tcase rt.version -out "Tide MPI" -- $MPIEXEC --version
+tcase rt.help -out "Usage: mpiexec" -- $MPIEXEC --help
+
+# bad input: one clear line, nonzero exit, nothing left running
+tcase rt.bad.option -rc 2 -err "unknown option '--frobnicate'" -- $MPIEXEC --frobnicate -n 1 $TB/rt_env
+tcase rt.bad.missing-exe -rc 127 -err "cannot find executable 'no-such-program-xyz'" -- $MPIEXEC -n 2 no-such-program-xyz
+tcase rt.bad.missing-path -rc 127 -err "cannot run './no/such/prog'" -- $MPIEXEC -n 2 ./no/such/prog
+tcase rt.bad.zero -rc 2 -err "at least 1" -- $MPIEXEC -n 0 $TB/rt_env
+tcase rt.bad.negative -rc 2 -err "at least 1" -- $MPIEXEC -n -4 $TB/rt_env
+tcase rt.bad.param -rc 2 -err "unknown parameter" -- $MPIEXEC --param nosuch=1 -n 1 $TB/rt_env
+mkdir -p "$B/tests/rt-ro" && chmod 0555 "$B/tests/rt-ro"
+if [ "$(id -u)" -eq 0 ]; then
+    # root may write anywhere; a directory that does not exist still fails
+    tcase rt.bad.wdir -rc 2 -err "working directory '/no/such/dir'" -- $MPIEXEC -n 1 --wdir /no/such/dir $TB/rt_env
+else
+    tcase rt.bad.wdir -rc 2 -err "not writable" -- $MPIEXEC -n 1 --wdir "$B/tests/rt-ro" $TB/rt_env
+fi
+tcase rt.bad.no-oversubscribe -rc 2 -err "only [0-9]+ slots" -- $MPIEXEC -n 64 --no-oversubscribe $TB/rt_env 64
+tcheck rt.bad.cleanup rt_no_leftovers "$TB/rt_env"
+
+unset TIDE_TMPDIR

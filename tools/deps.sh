@@ -1,0 +1,16 @@
+#!/bin/sh
+# deps.sh: install, on Debian 12, the packages Tide needs to build and test
+# (only what is missing; needs root or sudo).
+set -e
+need="build-essential autoconf automake libtool pkg-config libpmix-dev libevent-dev
+libssl-dev libcmocka-dev procps iproute2 ca-certificates"
+missing=""
+for p in $need; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "installing:$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing > /dev/null
