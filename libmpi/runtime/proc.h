@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct tide_transport;
+struct tide_pending;
 
 struct tide_proc {
     char *nspace;
@@ -23,6 +24,11 @@ struct tide_proc {
     void *tx_state;               /* that transport's connection state */
     void *card;                   /* its business card, once fetched */
     uint32_t card_len;
+    bool no_get;                  /* single-copy reads from it were refused */
+    /* messages waiting for the transport to take them, in order */
+    struct tide_pending *pend_head, *pend_tail;
+    struct tide_proc *pend_next;  /* on the list of processes with pending messages */
+    bool on_pend_list;
     struct tide_proc *hash_next;
 };
 

@@ -1,0 +1,67 @@
+/*
+ * match.h: message matching. Each context id has a queue of posted
+ * receives and a queue of unexpected messages, both in arrival order, so
+ * the first match found respects MPI's non-overtaking rule whatever mix of
+ * wildcards is used.
+ */
+#ifndef TIDE_MATCH_H
+#define TIDE_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tide_request;
+struct tide_proc;
+
+/* A message that arrived before its receive was posted. */
+struct tide_unexpected {
+    struct tide_unexpected *next;
+    uint32_t ctx;
+    int src, tag;
+    struct tide_proc *from;
+    uint8_t type;             /* TIDE_MSG_EAGER or TIDE_MSG_RTS */
+    uint8_t flags;
+    uint16_t niov;
+    uint64_t len;             /* message length */
+    uint64_t sreq;            /* sender's request id */
+    void *data;               /* EAGER: the payload; RTS: the sender's iovec list */
+    size_t data_len;
+    struct tide_request *self_sreq; /* a send to ourselves, not copied yet */
+};
+
+struct tide_matchq {
+    uint32_t ctx;
+    struct tide_request *posted_head, *posted_tail;
+    struct tide_unexpected *uq_head, *uq_tail;
+    size_t nposted, nunexpected;
+};
+
+/* The queues of a context id, created on first use (messages may arrive
+ * for a communicator this process has not finished creating). */
+struct tide_matchq *tide_matchq_get(uint32_t ctx);
+struct tide_matchq *tide_matchq_find(uint32_t ctx);
+void tide_matchq_drop(uint32_t ctx);
+void tide_matchq_finalize(void);
+
+static inline bool tide_match_ok(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == src || want_src == -1 /* MPI_ANY_SOURCE */) &&
+           (want_tag == tag || (want_tag == -1 /* MPI_ANY_TAG */ && tag >= 0));
+}
+
+void tide_match_post(struct tide_matchq *q, struct tide_request *req);
+/* First posted receive matching (src, tag), removed from the queue. */
+struct tide_request *tide_match_take_posted(struct tide_matchq *q, int src, int tag);
+/* Remove a posted receive (cancel); false if it is not there. */
+bool tide_match_unpost(struct tide_matchq *q, struct tide_request *req);
+void tide_match_add_unexpected(struct tide_matchq *q, struct tide_unexpected *u);
+/* First unexpected message matching (src, tag); removed if take. */
+struct tide_unexpected *tide_match_find_unexpected(struct tide_matchq *q, int src, int tag, bool take);
+/* Remove an unexpected message from `from` with sender id sreq (cancel). */
+struct tide_unexpected *tide_match_take_by_sender(struct tide_matchq *q, struct tide_proc *from,
+                                                  uint64_t sreq);
+struct tide_unexpected *tide_unexpected_new(size_t data_len);
+void tide_unexpected_free(struct tide_unexpected *u);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * progress.c: the progress engine (progress.h).
+ */
+#include "pt2pt/progress.h"
+#include "pt2pt/protocol.h"
+#include "runtime/lock.h"
+#include "runtime/state.h"
+#include "transport/transport.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <time.h>
+
+#define MAX_HOOKS 8
+static int (*hooks[MAX_HOOKS])(void);
+static int nhooks;
+static int spin_limit;
+static long block_after_ns;
+
+void tide_progress_register(int (*fn)(void))
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i] == fn)
+            return;
+    if (nhooks < MAX_HOOKS)
+        hooks[nhooks++] = fn;
+}
+
+void tide_progress_init(void)
+{
+    spin_limit = tide.tuning.spin_count > 0 ? tide.tuning.spin_count : 2000;
+    block_after_ns = (tide.tuning.block_after_us > 0 ? tide.tuning.block_after_us : 2000) * 1000L;
+    if (tide.oversubscribed) {
+        spin_limit /= 100;
+        if (spin_limit < 4)
+            spin_limit = 4;
+        block_after_ns /= 10;
+    }
+}
+
+int tide_progress(void)
+{
+    int n = tide_transports_progress();
+    n += tide_protocol_progress();
+    for (int i = 0; i < nhooks; i++)
+        n += hooks[i]();
+    return n;
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Sleep until a transport has something (or a short timeout). */
+static void block_once(void)
+{
+    struct pollfd fds[64];
+    int n = 0;
+    int k;
+    for (k = 0; k < tide_ntransports; k++) {
+        struct tide_transport *t = tide_transport_list[k];
+        if (!t->block_prepare)
+            continue;
+        int added = t->block_prepare(fds + n, 64 - n);
+        if (added < 0)
+            break; /* work arrived while arming: do not sleep */
+        n += added;
+    }
+    if (k == tide_ntransports && !tide_protocol_has_pending()) {
+        tide_lock_yield_begin();
+        poll(fds, (nfds_t)n, 50);
+        tide_lock_yield_end();
+    }
+    for (int j = 0; j < k && j < tide_ntransports; j++)
+        if (tide_transport_list[j]->block_finish)
+            tide_transport_list[j]->block_finish();
+}
+
+void tide_progress_until(bool (*done)(void *), void *arg)
+{
+    int idle = 0;
+    long idle_since = 0;
+    while (!done(arg)) {
+        if (tide_progress() > 0) {
+            idle = 0;
+            continue;
+        }
+        if (tide_thread_multiple) {
+            tide_lock_yield_begin();
+            tide_lock_yield_end();
+        }
+        if (++idle < spin_limit) {
+            cpu_relax();
+            continue;
+        }
+        if (idle == spin_limit)
+            idle_since = now_ns();
+        if (idle > spin_limit + 1 && idle_since == 0) {
+            /* slept already and still nothing: sleep again at once */
+            block_once();
+            continue;
+        }
+        sched_yield();
+        if ((idle & 15) == 0 && now_ns() - idle_since > block_after_ns) {
+            block_once();
+            idle_since = 0;
+        }
+    }
+}
+
+static bool flag_set(void *arg)
+{
+    return *(volatile bool *)arg;
+}
+
+void tide_progress_wait_flag(volatile bool *flag)
+{
+    tide_progress_until(flag_set, (void *)flag);
+}

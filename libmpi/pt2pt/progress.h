@@ -1,0 +1,24 @@
+/*
+ * progress.h: the one progress engine. Everything that waits (MPI_Wait,
+ * blocking sends and receives, collectives, finalize) waits here: it polls
+ * every transport and runs pending work, spins for a short while, then
+ * yields, then sleeps in poll() on the transports' descriptors until a
+ * peer rings. When ranks outnumber cores it spins much less, so waiting
+ * ranks hand the cores to the ones with work.
+ */
+#ifndef TIDE_PROGRESS_H
+#define TIDE_PROGRESS_H
+
+#include <stdbool.h>
+
+/* One pass over everything; returns how much happened. */
+int tide_progress(void);
+/* Progress until done(arg) is true. */
+void tide_progress_until(bool (*done)(void *), void *arg);
+/* Progress until *flag becomes true. */
+void tide_progress_wait_flag(volatile bool *flag);
+/* Extra work run on every pass (collective schedules, RMA, ...). */
+void tide_progress_register(int (*fn)(void));
+void tide_progress_init(void);
+
+#endif

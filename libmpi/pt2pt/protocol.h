@@ -1,0 +1,40 @@
+/*
+ * protocol.h: how messages travel: eager below a transport's limit,
+ * rendezvous above it (a single-copy get where the transport has one,
+ * otherwise clear-to-send and DATA chunks), synchronous mode by
+ * acknowledgement, sends to oneself without a transport, cancellation of
+ * unmatched sends, and the per-peer queues that keep messages in order
+ * when a transport is momentarily full.
+ */
+#ifndef TIDE_PROTOCOL_H
+#define TIDE_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tide_request;
+struct tide_unexpected;
+struct tide_comm;
+struct tide_datatype;
+
+int tide_protocol_init(void);
+void tide_protocol_finalize(void);
+int tide_protocol_progress(void);
+bool tide_protocol_has_pending(void);
+
+/* Start a send described by req (buf, count, dt, peer, tag, comm, ctx,
+ * mode). Returns MPI_SUCCESS or an error code. */
+int tide_send_start(struct tide_request *req);
+/* A blocking standard send that can complete at once (eager, transport
+ * not busy): returns 1 if sent, 0 if the caller must use a request. */
+int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+                        struct tide_comm *comm, uint32_t ctx);
+/* Post a receive (matches the unexpected queue first). */
+int tide_recv_start(struct tide_request *req);
+/* Receive a message taken out of the unexpected queue (MPI_Mrecv). */
+void tide_recv_unexpected(struct tide_request *req, struct tide_unexpected *u);
+/* Start cancelling req (MPI_Cancel). */
+int tide_request_cancel(struct tide_request *req);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * card.c: building, publishing, fetching and parsing business cards.
+ * The text form is "key=value;key=value;..."; unknown keys are ignored so
+ * cards can grow without breaking older peers.
+ */
+#include "transport/card.h"
+#include "runtime/proc.h"
+#include "runtime/state.h"
+#include "client.h"
+
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char card[TIDE_CARD_MAX];
+static size_t card_len;
+static uint8_t my_token[TIDE_TOKEN_LEN];
+static int token_made;
+
+const uint8_t *tide_card_my_token(void)
+{
+    if (!token_made) {
+        if (RAND_bytes(my_token, sizeof my_token) != 1) {
+            FILE *f = fopen("/dev/urandom", "rb");
+            if (!f || fread(my_token, 1, sizeof my_token, f) != sizeof my_token)
+                abort();
+            fclose(f);
+        }
+        token_made = 1;
+    }
+    return my_token;
+}
+
+void tide_card_reset(void)
+{
+    card_len = 0;
+    card[0] = '\0';
+}
+
+void tide_card_add(const char *key, const char *value)
+{
+    int n = snprintf(card + card_len, sizeof card - card_len, "%s=%s;", key, value);
+    if (n > 0 && card_len + (size_t)n < sizeof card)
+        card_len += (size_t)n;
+}
+
+const char *tide_card_text(void)
+{
+    return card;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+int tide_card_parse(const char *text, struct tide_card *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pid = -1;
+    const char *p = text;
+    int have_host = 0;
+    while (*p) {
+        const char *eq = strchr(p, '=');
+        const char *end = strchr(p, ';');
+        if (!eq || !end || eq > end)
+            return -1;
+        size_t kl = (size_t)(eq - p), vl = (size_t)(end - eq - 1);
+        char val[600];
+        if (vl >= sizeof val)
+            return -1;
+        memcpy(val, eq + 1, vl);
+        val[vl] = '\0';
+#define KEY(k) (kl == strlen(k) && strncmp(p, k, kl) == 0)
+        if (KEY("host")) {
+            snprintf(out->host, sizeof out->host, "%s", val);
+            have_host = 1;
+        } else if (KEY("node")) {
+            out->node_id = (uint32_t)strtoul(val, NULL, 10);
+        } else if (KEY("pid")) {
+            out->pid = atoi(val);
+        } else if (KEY("shm")) {
+            snprintf(out->shm_path, sizeof out->shm_path, "%s", val);
+        } else if (KEY("bell")) {
+            snprintf(out->bell, sizeof out->bell, "%s", val);
+        } else if (KEY("tcp")) {
+            snprintf(out->tcp, sizeof out->tcp, "%s", val);
+        } else if (KEY("token")) {
+            if (vl != 2 * TIDE_TOKEN_LEN)
+                return -1;
+            for (int i = 0; i < TIDE_TOKEN_LEN; i++) {
+                int hi = hexval(val[2 * i]), lo = hexval(val[2 * i + 1]);
+                if (hi < 0 || lo < 0)
+                    return -1;
+                out->token[i] = (uint8_t)(hi << 4 | lo);
+            }
+        }
+#undef KEY
+        p = end + 1;
+    }
+    return have_host ? 0 : -1;
+}
+
+int tide_card_of(struct tide_proc *p, struct tide_card *out)
+{
+    if (p == tide.me)
+        return tide_card_parse(card, out);
+    if (!p->card) {
+        if (!tide.have_pmix)
+            return -1;
+        void *data = NULL;
+        size_t len = 0;
+        if (tide_pmix_get(p->nspace, p->rank, "tide.card", &data, &len, tide.tuning.pmix_timeout) != 0)
+            return -1;
+        if (len == 0 || ((char *)data)[len - 1] != '\0') {
+            free(data);
+            return -1;
+        }
+        p->card = data;
+        p->card_len = (uint32_t)len;
+    }
+    return tide_card_parse(p->card, out);
+}

@@ -1,0 +1,170 @@
+/*
+ * shm_ring.h: the single-producer single-consumer ring that carries
+ * messages from one sender into a receiver's shared-memory segment.
+ *
+ * Entries start with a 64-bit word: the high half is a lap tag
+ * ((position >> log2(size)) + 1, so stale words of earlier laps and the
+ * zeroed ring never look valid), the low half the entry's byte length
+ * (0xffffffff: skip to the end of the ring). The producer writes the
+ * payload, then the word with release order; the consumer polls the word
+ * at its head with acquire order. A small message and its word share one
+ * cache line, so delivery costs one line transfer. The consumer publishes
+ * its head only for the producer's space checks: every eighth of the
+ * ring, when asked, and whenever the ring runs empty.
+ */
+#ifndef TIDE_SHM_RING_H
+#define TIDE_SHM_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TIDE_RING_CELL 64u
+#define TIDE_RING_SKIP 0xffffffffu
+
+/* Shared control block at the start of each ring area. */
+struct tide_ring_ctrl {
+    _Alignas(64) _Atomic uint64_t head;  /* consumer position */
+    _Alignas(64) _Atomic uint32_t state; /* 0 free, 1 being claimed, 2 active, 3 closed */
+    int32_t sender_pid;
+    uint32_t sender_rank;
+    char sender_nspace[256];
+};
+
+struct tide_ring_prod {
+    uint8_t *cells;
+    struct tide_ring_ctrl *ctrl;
+    uint64_t size, mask;
+    unsigned shift;
+    uint64_t tail;
+    uint64_t head_cache;
+};
+
+struct tide_ring_cons {
+    uint8_t *cells;
+    struct tide_ring_ctrl *ctrl;
+    uint64_t size, mask;
+    unsigned shift;
+    uint64_t head;
+    uint64_t published;
+};
+
+static inline unsigned tide_ring_log2(uint64_t v)
+{
+    unsigned s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
+static inline void tide_ring_prod_init(struct tide_ring_prod *p, struct tide_ring_ctrl *ctrl, void *cells,
+                                       uint64_t size)
+{
+    p->cells = cells;
+    p->ctrl = ctrl;
+    p->size = size;
+    p->mask = size - 1;
+    p->shift = tide_ring_log2(size);
+    p->tail = 0;
+    p->head_cache = 0;
+}
+
+static inline void tide_ring_cons_init(struct tide_ring_cons *c, struct tide_ring_ctrl *ctrl, void *cells,
+                                       uint64_t size)
+{
+    c->cells = cells;
+    c->ctrl = ctrl;
+    c->size = size;
+    c->mask = size - 1;
+    c->shift = tide_ring_log2(size);
+    c->head = 0;
+    c->published = 0;
+}
+
+/* Largest payload an entry may carry. */
+static inline size_t tide_ring_max_payload(uint64_t size)
+{
+    return (size_t)(size / 4) - 8;
+}
+
+static inline uint64_t tide_ring_round(uint64_t n)
+{
+    return (n + TIDE_RING_CELL - 1) & ~(uint64_t)(TIDE_RING_CELL - 1);
+}
+
+/* Reserve room for len payload bytes. Returns where to write the payload,
+ * or NULL if the ring is full now. */
+static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
+{
+    uint64_t need = tide_ring_round(8 + (uint64_t)len);
+    uint64_t off = p->tail & p->mask;
+    uint64_t skip = (off + need > p->size) ? p->size - off : 0;
+    if (p->tail + skip + need - p->head_cache > p->size) {
+        p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
+        if (p->tail + skip + need - p->head_cache > p->size)
+            return NULL;
+    }
+    if (skip) {
+        uint64_t tag = (p->tail >> p->shift) + 1;
+        _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
+        atomic_store_explicit(w, (tag << 32) | TIDE_RING_SKIP, memory_order_release);
+        p->tail += skip;
+        off = 0;
+    }
+    return p->cells + off + 8;
+}
+
+/* Publish the entry reserved last, holding len payload bytes. */
+static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
+{
+    uint64_t off = p->tail & p->mask;
+    uint64_t tag = (p->tail >> p->shift) + 1;
+    _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
+    atomic_store_explicit(w, (tag << 32) | (uint64_t)(8 + len), memory_order_release);
+    p->tail += tide_ring_round(8 + (uint64_t)len);
+}
+
+/* The next entry's payload and length, or NULL if none has arrived. */
+static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
+{
+    for (;;) {
+        uint64_t off = c->head & c->mask;
+        _Atomic uint64_t *w = (_Atomic uint64_t *)(c->cells + off);
+        uint64_t word = atomic_load_explicit(w, memory_order_acquire);
+        if ((uint32_t)(word >> 32) != (uint32_t)((c->head >> c->shift) + 1)) {
+            /* drained: let the producer see all the room there is */
+            if (c->head != c->published) {
+                atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
+                c->published = c->head;
+            }
+            return NULL;
+        }
+        uint32_t n = (uint32_t)word;
+        if (n == TIDE_RING_SKIP) {
+            c->head += c->size - off;
+            continue;
+        }
+        *len = n - 8;
+        return c->cells + off + 8;
+    }
+}
+
+/* Consume the entry returned by the last peek. */
+static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
+{
+    c->head += tide_ring_round(8 + (uint64_t)len);
+    if (publish_now || c->head - c->published >= c->size / 8) {
+        atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
+        c->published = c->head;
+    }
+}
+
+/* True if an entry is waiting (the check before sleeping). */
+static inline int tide_ring_ready(struct tide_ring_cons *c)
+{
+    size_t len;
+    return tide_ring_peek(c, &len) != NULL;
+}
+
+#endif

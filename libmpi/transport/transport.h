@@ -1,0 +1,92 @@
+/*
+ * transport.h: what a transport (self, shm, tcp) provides to the
+ * point-to-point protocol, and the header every message carries.
+ *
+ * A transport moves messages (a tide_hdr plus payload) to a peer in order,
+ * and delivers arriving ones to tide_protocol_incoming(). Connections are
+ * made on demand from the peer's business card. Bulk data of rendezvous
+ * messages travels either by the transport's single-copy `get` (shm with
+ * CMA) or as DATA messages.
+ */
+#ifndef TIDE_TRANSPORT_H
+#define TIDE_TRANSPORT_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct tide_proc;
+struct tide_convertor;
+struct tide_card;
+
+enum tide_msg_type {
+    TIDE_MSG_EAGER = 1,        /* envelope + the whole message */
+    TIDE_MSG_RTS = 2,          /* envelope; data follows on request (payload: sender iovecs for get) */
+    TIDE_MSG_CTS = 3,          /* receiver ready: sreq, aux = receiver's request */
+    TIDE_MSG_DATA = 4,         /* aux = receiver's request, sreq = byte offset, len = chunk */
+    TIDE_MSG_FIN = 5,          /* receiver has read the data of sreq (single-copy get) */
+    TIDE_MSG_ACK = 6,          /* a synchronous send sreq was matched */
+    TIDE_MSG_CANCEL = 7,       /* please drop unexpected message sreq (context ctx) if unmatched */
+    TIDE_MSG_CANCEL_REPLY = 8, /* aux = 1 if it was dropped */
+};
+
+enum tide_msg_flags {
+    TIDE_MSGF_SYNC = 1,  /* the sender waits for ACK (MPI_Ssend) */
+    TIDE_MSGF_GET = 2,   /* RTS: the payload lists the sender's iovecs for a single-copy get */
+};
+
+struct tide_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t niov;   /* RTS with GET: number of iovecs in the payload */
+    uint32_t ctx;    /* context id */
+    int32_t src;     /* sender's rank in the communicator's local group */
+    int32_t tag;
+    uint64_t len;    /* message length (EAGER, RTS) or chunk length (DATA) */
+    uint64_t sreq;   /* sender's request id (0: none), or DATA offset */
+    uint64_t aux;    /* receiver's request id (CTS, DATA), reply value */
+};
+
+struct tide_transport {
+    const char *name;
+    size_t eager_limit;
+    size_t max_chunk;    /* largest DATA payload per message */
+    bool can_get;        /* has a single-copy get */
+    /* Can this transport reach p (given its card)? Connects lazily later. */
+    bool (*reachable)(struct tide_proc *p, const struct tide_card *card);
+    /* Send hdr + extra (raw bytes, e.g. an RTS iovec list) + len bytes taken
+     * from cv (NULL when len is 0). Returns 0 when the message is on its
+     * way (every byte copied or written), 1 if the transport cannot take it
+     * now (the caller retries after progress), <0 on a broken peer. */
+    int (*send)(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                struct tide_convertor *cv, size_t len);
+    /* Single-copy read of p's memory (remote iovecs) into local iovecs.
+     * Returns bytes read or -errno. */
+    long (*get)(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
+                int nremote);
+    /* Poll for arrivals; returns how many messages were delivered. */
+    int (*progress)(void);
+    /* Before sleeping: add fds to wait on and arm wake-ups. Returns the
+     * number of fds added, or -1 if work is waiting (do not sleep). */
+    int (*block_prepare)(struct pollfd *fds, int max);
+    void (*block_finish)(void);
+    void (*finalize)(void);
+};
+
+/* The message layer's entry point for arriving messages. The payload is
+ * valid only during the call. */
+void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
+                            size_t payload_len);
+
+/* Registry of transports in use (select.c). */
+int tide_transports_init(char *err, size_t errlen);
+void tide_transports_finalize(void);
+/* Choose a transport for p (fetching its card); NULL if unreachable. */
+struct tide_transport *tide_transport_for(struct tide_proc *p);
+int tide_transports_progress(void);
+extern struct tide_transport *tide_transport_list[4];
+extern int tide_ntransports;
+
+#endif
