@@ -1,0 +1,107 @@
+/*
+ * request.h: communication requests. Every nonblocking operation, every
+ * message that needs an answer (rendezvous, synchronous mode) and every
+ * posted receive is a request; MPI_Request handles name them.
+ *
+ * Lifetime: a request is held by its user handle (until MPI_Wait/Test
+ * completes it, or MPI_Request_free) and by the protocol while the
+ * operation is in flight; tide_request_complete is the protocol's last
+ * touch, and a request the user already freed goes away there.
+ */
+#ifndef TIDE_REQUEST_H
+#define TIDE_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+#include "datatype/datatype.h"
+
+struct tide_comm;
+struct tide_proc;
+struct tide_transport;
+struct tide_unexpected;
+
+enum tide_req_kind {
+    TIDE_REQ_SEND = 1,
+    TIDE_REQ_RECV = 2,
+    TIDE_REQ_GREQ = 3,  /* generalized request */
+    TIDE_REQ_COLL = 4,  /* nonblocking collective schedule */
+    TIDE_REQ_OTHER = 5, /* anything else completed by a callback */
+};
+
+enum tide_send_mode { TIDE_MODE_STANDARD = 0, TIDE_MODE_BUFFERED, TIDE_MODE_SYNC, TIDE_MODE_READY };
+
+enum tide_req_state {
+    TIDE_RS_INACTIVE = 0, /* persistent, not started */
+    TIDE_RS_POSTED,       /* receive in the posted queue / send queued */
+    TIDE_RS_WAIT_CTS,     /* rendezvous send waiting for the receiver */
+    TIDE_RS_WAIT_FIN,     /* rendezvous send: the receiver reads it */
+    TIDE_RS_WAIT_ACK,     /* synchronous send waiting for the match */
+    TIDE_RS_SENDING,      /* DATA messages going out */
+    TIDE_RS_RECEIVING,    /* matched receive, data arriving */
+    TIDE_RS_DONE,
+};
+
+struct tide_request {
+    int handle;
+    uint8_t kind;
+    uint8_t mode;
+    uint8_t state;
+    bool persistent;
+    bool user_freed;        /* MPI_Request_free called while active */
+    bool cancel_pending;    /* a cancel request is out; wait for its answer */
+    bool cancelled;
+    bool truncated;
+    volatile bool complete;
+    MPI_Status status;
+    int error;              /* error code of this operation, MPI_SUCCESS if none */
+    /* the operation's arguments */
+    void *buf;
+    int count;
+    MPI_Datatype dtype;
+    struct tide_datatype *dt;
+    int peer;               /* dest or source (may be MPI_ANY_SOURCE / MPI_PROC_NULL) */
+    int tag;
+    struct tide_comm *comm;
+    uint32_t ctx;
+    struct tide_proc *proc;
+    struct tide_transport *tx;
+    size_t bytes;           /* packed size of the message (send) / capacity (recv) */
+    size_t msg_len;         /* receive: length of the matched message */
+    size_t done_bytes;      /* data moved so far */
+    uint64_t id;            /* this request's id in messages (handle + sequence) */
+    uint64_t remote;        /* the peer's request id (rendezvous) */
+    struct tide_convertor conv;
+    void *bsend_buf;        /* buffered mode: the copy in the attached buffer */
+    /* queue links (posted-receive queue, self sends) */
+    struct tide_request *next, *prev;
+    /* completion callback (collectives, buffered sends, generalized requests) */
+    void (*on_complete)(struct tide_request *req);
+    void *cb_data;
+    /* generalized requests */
+    MPI_Grequest_query_function *greq_query;
+    MPI_Grequest_free_function *greq_free;
+    MPI_Grequest_cancel_function *greq_cancel;
+    void *greq_state;
+    struct tide_request *pool_next;
+};
+
+/* New request with a handle (state POSTED); NULL if out of memory. */
+struct tide_request *tide_request_new(int kind);
+/* Look up a user's handle. */
+struct tide_request *tide_request_get(MPI_Request h);
+/* The request a peer's message names; NULL if stale. */
+struct tide_request *tide_request_by_id(uint64_t id);
+/* Mark the operation finished (status filled by the caller). */
+void tide_request_complete(struct tide_request *req);
+/* The user lets go (MPI_Wait done, MPI_Request_free): frees now if the
+ * operation has completed, else when it does. */
+void tide_request_free(struct tide_request *req);
+/* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. */
+void tide_request_status_out(const struct tide_request *req, MPI_Status *status);
+void tide_status_empty(MPI_Status *s);
+void tide_requests_finalize(void);
+
+#endif
