@@ -79,7 +79,7 @@ void tide_request_complete(struct tide_request *r)
     r->complete = true;
     if (r->on_complete)
         r->on_complete(r);
-    if (r->user_freed && !r->persistent)
+    if (r->user_freed)
         request_destroy(r);
 }
 

@@ -1,0 +1,678 @@
+/*
+ * protocol.c: the point-to-point protocol (protocol.h).
+ *
+ * Sender: EAGER carries the data when it is at most the transport's eager
+ * limit; otherwise RTS announces it. With a single-copy transport the RTS
+ * lists the sender's buffer and the receiver reads it directly, then says
+ * FIN; otherwise the receiver answers CTS and the sender streams DATA.
+ * MPI_Ssend's eager message asks for an ACK when it is matched.
+ * Receiver: an arriving envelope matches the first posted receive that
+ * fits, or waits in the unexpected queue.
+ * Messages that a transport cannot take at the moment wait in a per-peer
+ * queue, and every later message to that peer waits behind them, so the
+ * order of messages between two processes is always the order of sends.
+ */
+#include "runtime/api.h"
+#include "pt2pt/protocol.h"
+#include "pt2pt/match.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/request.h"
+#include "comm/comm.h"
+#include "runtime/proc.h"
+#include "transport/transport.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum pend_kind { PEND_START, PEND_CTRL, PEND_DATA };
+
+struct tide_pending {
+    struct tide_pending *next;
+    int kind;
+    struct tide_request *req;
+    struct tide_hdr hdr;
+};
+
+static struct tide_proc *pend_list; /* processes with waiting messages */
+static struct tide_pending *pend_free;
+
+#define GET_MAX_IOV 64
+
+/* ---- per-peer queues ---- */
+
+static struct tide_pending *pend_new(int kind, struct tide_request *req)
+{
+    struct tide_pending *p = pend_free;
+    if (p)
+        pend_free = p->next;
+    else if (!(p = malloc(sizeof *p)))
+        return NULL;
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->req = req;
+    return p;
+}
+
+static void pend_push(struct tide_proc *proc, struct tide_pending *p)
+{
+    p->next = NULL;
+    if (proc->pend_tail)
+        proc->pend_tail->next = p;
+    else
+        proc->pend_head = p;
+    proc->pend_tail = p;
+    if (!proc->on_pend_list) {
+        proc->on_pend_list = true;
+        proc->pend_next = pend_list;
+        pend_list = proc;
+    }
+}
+
+bool tide_protocol_has_pending(void)
+{
+    return pend_list != NULL;
+}
+
+static struct tide_transport *tx_of(struct tide_proc *p)
+{
+    return p->tx ? p->tx : tide_transport_for(p);
+}
+
+/* Send a control message, or queue it behind what is waiting. */
+static void send_ctrl(struct tide_proc *to, const struct tide_hdr *h)
+{
+    struct tide_transport *tx = tx_of(to);
+    if (!tx)
+        return;
+    if (!to->pend_head && tx->send(to, h, NULL, 0, NULL, 0) == 0)
+        return;
+    struct tide_pending *p = pend_new(PEND_CTRL, NULL);
+    if (!p)
+        return;
+    p->hdr = *h;
+    pend_push(to, p);
+}
+
+static void fill_envelope(struct tide_hdr *h, const struct tide_request *req)
+{
+    h->flags = 0;
+    h->niov = 0;
+    h->ctx = req->ctx;
+    h->src = req->comm->rank;
+    h->tag = req->tag;
+    h->len = req->bytes;
+    h->sreq = req->id;
+    h->aux = 0;
+}
+
+/* ---- copying between convertors (sends to oneself) ---- */
+
+static size_t copy_conv(struct tide_convertor *dst, struct tide_convertor *src, size_t n)
+{
+    if (dst->dt->contig && src->dt->contig) {
+        memcpy(dst->buf + dst->dt->true_lb + dst->pos, src->buf + src->dt->true_lb + src->pos, n);
+        dst->pos += n;
+        src->pos += n;
+        return n;
+    }
+    char bounce[16384];
+    size_t done = 0;
+    while (done < n) {
+        size_t want = n - done < sizeof bounce ? n - done : sizeof bounce;
+        size_t got = tide_conv_pack(src, bounce, want);
+        if (got == 0)
+            break;
+        tide_conv_unpack(dst, bounce, got);
+        done += got;
+    }
+    return done;
+}
+
+/* ---- receive side ---- */
+
+static void recv_finish_status(struct tide_request *r, int src, int tag, size_t len)
+{
+    r->status.MPI_SOURCE = src;
+    r->status.MPI_TAG = tag;
+    size_t n = len < r->bytes ? len : r->bytes;
+    r->status.tide_nbytes = (MPI_Count)n;
+    if (len > r->bytes) {
+        r->truncated = true;
+        r->error = tide_err(MPI_ERR_TRUNCATE,
+                            "message truncated: %zu bytes arrived for a receive of %zu bytes "
+                            "(source %d, tag %d)",
+                            len, r->bytes, src, tag);
+    }
+}
+
+static void recv_setup(struct tide_request *r)
+{
+    r->bytes = (size_t)r->count * r->dt->size;
+    tide_conv_init(&r->conv, r->dt, (size_t)r->count, r->buf);
+}
+
+/* Split the byte range [off, off+n) of a remote iovec list. */
+static int slice_iov(const struct iovec *in, int nin, size_t off, size_t n, struct iovec *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < nin && n > 0 && k < max; i++) {
+        size_t l = in[i].iov_len;
+        if (off >= l) {
+            off -= l;
+            continue;
+        }
+        size_t take = l - off < n ? l - off : n;
+        out[k].iov_base = (char *)in[i].iov_base + off;
+        out[k].iov_len = take;
+        k++;
+        n -= take;
+        off = 0;
+    }
+    return k;
+}
+
+/* Single-copy read of the sender's buffer into the receive. 0 or -errno. */
+static int do_get(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nriov,
+                  size_t n)
+{
+    struct tide_transport *tx = tx_of(from);
+    size_t done = 0;
+    while (done < n) {
+        struct iovec liov[256], rs[256];
+        size_t bytes;
+        int nl = tide_conv_iov(&r->conv, liov, 256, n - done, &bytes);
+        if (nl <= 0 || bytes == 0)
+            break;
+        int nr = slice_iov(riov, nriov, done, bytes, rs, 256);
+        size_t got = 0;
+        while (got < bytes) {
+            long rc = tx->get(from, liov, nl, rs, nr);
+            if (rc < 0)
+                return (int)rc;
+            if (rc == 0)
+                return -EIO;
+            got += (size_t)rc;
+            if (got < bytes) { /* partial: advance both lists */
+                size_t skip = (size_t)rc;
+                int i = 0;
+                while (i < nl && skip >= liov[i].iov_len)
+                    skip -= liov[i++].iov_len;
+                memmove(liov, liov + i, (size_t)(nl - i) * sizeof *liov);
+                nl -= i;
+                liov[0].iov_base = (char *)liov[0].iov_base + skip;
+                liov[0].iov_len -= skip;
+                nr = slice_iov(riov, nriov, done + got, bytes - got, rs, 256);
+            }
+        }
+        done += bytes;
+    }
+    return 0;
+}
+
+/* A matched message arrives for receive r (or was waiting for it). */
+static void recv_matched(struct tide_request *r, struct tide_proc *from, int type, int flags, int src,
+                         int tag, uint64_t len, uint64_t sreq, const void *data, size_t data_len,
+                         int niov)
+{
+    recv_finish_status(r, src, tag, len);
+    size_t n = len < r->bytes ? len : r->bytes;
+    if (type == TIDE_MSG_EAGER) {
+        if (n)
+            tide_conv_unpack(&r->conv, data, n);
+        if (flags & TIDE_MSGF_SYNC) {
+            struct tide_hdr ack = {.type = TIDE_MSG_ACK, .sreq = sreq};
+            send_ctrl(from, &ack);
+        }
+        tide_request_complete(r);
+        return;
+    }
+    /* rendezvous */
+    r->proc = from;
+    r->remote = sreq;
+    r->msg_len = len;
+    r->done_bytes = 0;
+    struct tide_transport *tx = tx_of(from);
+    if ((flags & TIDE_MSGF_GET) && tx && tx->can_get && !from->no_get && niov > 0 &&
+        data_len >= (size_t)niov * sizeof(struct iovec)) {
+        struct iovec riov[GET_MAX_IOV];
+        int nr = niov < GET_MAX_IOV ? niov : GET_MAX_IOV;
+        memcpy(riov, data, (size_t)nr * sizeof *riov);
+        int rc = do_get(r, from, riov, nr, n);
+        if (rc == 0) {
+            struct tide_hdr fin = {.type = TIDE_MSG_FIN, .sreq = sreq};
+            send_ctrl(from, &fin);
+            tide_request_complete(r);
+            return;
+        }
+        /* not allowed to read that process: fall back to DATA for good */
+        from->no_get = true;
+        tide_conv_seek(&r->conv, 0);
+    }
+    r->state = TIDE_RS_RECEIVING;
+    struct tide_hdr cts = {.type = TIDE_MSG_CTS, .sreq = sreq, .aux = r->id};
+    send_ctrl(from, &cts);
+}
+
+static void self_send_done(struct tide_request *s)
+{
+    tide_request_complete(s);
+}
+
+/* Receive r takes unexpected message u. */
+void tide_recv_unexpected(struct tide_request *r, struct tide_unexpected *u)
+{
+    if (u->self_sreq) {
+        struct tide_request *s = u->self_sreq;
+        recv_finish_status(r, u->src, u->tag, u->len);
+        size_t n = u->len < r->bytes ? u->len : r->bytes;
+        tide_conv_seek(&s->conv, 0);
+        copy_conv(&r->conv, &s->conv, n);
+        tide_request_complete(r);
+        self_send_done(s);
+    } else {
+        recv_matched(r, u->from, u->type, u->flags, u->src, u->tag, u->len, u->sreq, u->data,
+                     u->data_len, u->niov);
+    }
+    tide_unexpected_free(u);
+}
+
+int tide_recv_start(struct tide_request *r)
+{
+    r->complete = false;
+    r->cancelled = false;
+    r->truncated = false;
+    r->error = MPI_SUCCESS;
+    tide_status_empty(&r->status);
+    if (r->peer == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->status.MPI_TAG = MPI_ANY_TAG;
+        r->status.tide_nbytes = 0;
+        tide_request_complete(r);
+        return MPI_SUCCESS;
+    }
+    recv_setup(r);
+    struct tide_matchq *q = tide_matchq_get(r->ctx);
+    if (!q)
+        return tide_err(MPI_ERR_NO_MEM, "receive: out of memory");
+    struct tide_unexpected *u = q->uq_head ? tide_match_find_unexpected(q, r->peer, r->tag, true) : NULL;
+    if (u) {
+        tide_recv_unexpected(r, u);
+        return MPI_SUCCESS;
+    }
+    r->state = TIDE_RS_POSTED;
+    tide_match_post(q, r);
+    return MPI_SUCCESS;
+}
+
+/* ---- send side ---- */
+
+/* Try to put the send out: 0 done (or waiting for an answer), 1 busy, <0 error */
+static int send_try(struct tide_request *s)
+{
+    struct tide_transport *tx = s->tx;
+    struct tide_hdr h;
+    fill_envelope(&h, s);
+    if (s->bytes <= tx->eager_limit) {
+        h.type = TIDE_MSG_EAGER;
+        if (s->mode == TIDE_MODE_SYNC)
+            h.flags |= TIDE_MSGF_SYNC;
+        tide_conv_seek(&s->conv, 0);
+        int rc = tx->send(s->proc, &h, NULL, 0, &s->conv, s->bytes);
+        if (rc != 0)
+            return rc;
+        if (s->mode == TIDE_MODE_SYNC)
+            s->state = TIDE_RS_WAIT_ACK;
+        else
+            tide_request_complete(s);
+        return 0;
+    }
+    h.type = TIDE_MSG_RTS;
+    struct iovec iov[GET_MAX_IOV];
+    size_t extra_len = 0;
+    if (tx->can_get && !s->proc->no_get) {
+        size_t bytes;
+        tide_conv_seek(&s->conv, 0);
+        int n = tide_conv_iov(&s->conv, iov, GET_MAX_IOV, s->bytes, &bytes);
+        if (n > 0 && bytes == s->bytes) {
+            h.flags |= TIDE_MSGF_GET;
+            h.niov = (uint16_t)n;
+            extra_len = (size_t)n * sizeof(struct iovec);
+        }
+        tide_conv_seek(&s->conv, 0);
+    }
+    int rc = tx->send(s->proc, &h, extra_len ? iov : NULL, extra_len, NULL, 0);
+    if (rc != 0)
+        return rc;
+    s->state = (h.flags & TIDE_MSGF_GET) ? TIDE_RS_WAIT_FIN : TIDE_RS_WAIT_CTS;
+    return 0;
+}
+
+/* Stream DATA for a rendezvous send after CTS. 0 done, 1 busy. */
+static int send_data(struct tide_request *s)
+{
+    struct tide_transport *tx = s->tx;
+    while (s->done_bytes < s->bytes) {
+        size_t chunk = s->bytes - s->done_bytes;
+        if (chunk > tx->max_chunk)
+            chunk = tx->max_chunk;
+        struct tide_hdr h = {.type = TIDE_MSG_DATA, .len = chunk, .sreq = s->done_bytes, .aux = s->remote};
+        tide_conv_seek(&s->conv, s->done_bytes);
+        int rc = tx->send(s->proc, &h, NULL, 0, &s->conv, chunk);
+        if (rc != 0)
+            return rc;
+        s->done_bytes += chunk;
+    }
+    tide_request_complete(s);
+    return 0;
+}
+
+static int send_to_self(struct tide_request *s)
+{
+    struct tide_matchq *q = tide_matchq_get(s->ctx);
+    if (!q)
+        return tide_err(MPI_ERR_NO_MEM, "send: out of memory");
+    struct tide_request *r = tide_match_take_posted(q, s->comm->rank, s->tag);
+    if (r) {
+        recv_finish_status(r, s->comm->rank, s->tag, s->bytes);
+        size_t n = s->bytes < r->bytes ? s->bytes : r->bytes;
+        copy_conv(&r->conv, &s->conv, n);
+        tide_request_complete(r);
+        tide_request_complete(s);
+        return MPI_SUCCESS;
+    }
+    bool buffer = s->mode != TIDE_MODE_SYNC && s->bytes <= tide.tuning.self_eager_limit;
+    struct tide_unexpected *u = tide_unexpected_new(buffer ? s->bytes : 0);
+    if (!u)
+        return tide_err(MPI_ERR_NO_MEM, "send: out of memory");
+    u->ctx = s->ctx;
+    u->src = s->comm->rank;
+    u->tag = s->tag;
+    u->from = tide.me;
+    u->type = TIDE_MSG_EAGER;
+    u->len = s->bytes;
+    u->sreq = s->id;
+    if (buffer) {
+        tide_conv_pack(&s->conv, u->data, s->bytes);
+        tide_match_add_unexpected(q, u);
+        tide_request_complete(s);
+    } else {
+        u->self_sreq = s; /* copied when a receive matches */
+        tide_match_add_unexpected(q, u);
+    }
+    return MPI_SUCCESS;
+}
+
+int tide_send_start(struct tide_request *s)
+{
+    s->complete = false;
+    s->cancelled = false;
+    s->error = MPI_SUCCESS;
+    s->done_bytes = 0;
+    if (s->peer == MPI_PROC_NULL) {
+        tide_request_complete(s);
+        return MPI_SUCCESS;
+    }
+    s->bytes = (size_t)s->count * s->dt->size;
+    tide_conv_init(&s->conv, s->dt, (size_t)s->count, s->buf);
+    s->proc = s->comm->peers[s->peer];
+    s->state = TIDE_RS_POSTED;
+    if (s->proc == tide.me)
+        return send_to_self(s);
+    s->tx = tx_of(s->proc);
+    if (!s->tx)
+        return tide_err(MPI_ERR_OTHER, "send: no transport can reach rank %d (%s:%u)", s->peer,
+                        s->proc->nspace, s->proc->rank);
+    if (!s->proc->pend_head) {
+        int rc = send_try(s);
+        if (rc <= 0)
+            return rc == 0 ? MPI_SUCCESS
+                           : tide_err(MPI_ERR_OTHER, "send: the connection to rank %d failed", s->peer);
+    }
+    struct tide_pending *p = pend_new(PEND_START, s);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "send: out of memory");
+    pend_push(s->proc, p);
+    return MPI_SUCCESS;
+}
+
+int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+                        struct tide_comm *comm, uint32_t ctx)
+{
+    struct tide_proc *p = comm->peers[dest];
+    if (p == tide.me || p->pend_head)
+        return 0;
+    struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
+    size_t bytes = (size_t)count * dt->size;
+    if (!tx || bytes > tx->eager_limit)
+        return 0;
+    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes};
+    struct tide_convertor cv;
+    tide_conv_init(&cv, dt, (size_t)count, buf);
+    return tx->send(p, &h, NULL, 0, &cv, bytes) == 0;
+}
+
+/* ---- arrivals ---- */
+
+static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
+                              size_t plen)
+{
+    struct tide_matchq *q = tide_matchq_get(h->ctx);
+    if (!q)
+        return;
+    struct tide_request *r = q->posted_head ? tide_match_take_posted(q, h->src, h->tag) : NULL;
+    if (r) {
+        recv_matched(r, from, h->type, h->flags, h->src, h->tag, h->len, h->sreq, payload, plen, h->niov);
+        return;
+    }
+    struct tide_unexpected *u = tide_unexpected_new(plen);
+    if (!u)
+        return;
+    u->ctx = h->ctx;
+    u->src = h->src;
+    u->tag = h->tag;
+    u->from = from;
+    u->type = h->type;
+    u->flags = h->flags;
+    u->niov = h->niov;
+    u->len = h->len;
+    u->sreq = h->sreq;
+    if (plen)
+        memcpy(u->data, payload, plen);
+    tide_match_add_unexpected(q, u);
+}
+
+static void incoming_data(const struct tide_hdr *h, const void *payload, size_t plen)
+{
+    struct tide_request *r = tide_request_by_id(h->aux);
+    if (!r || r->state != TIDE_RS_RECEIVING || plen != h->len)
+        return;
+    uint64_t off = h->sreq;
+    if (off < r->bytes) {
+        size_t n = plen;
+        if (off + n > r->bytes)
+            n = r->bytes - off;
+        if (r->conv.pos != off)
+            tide_conv_seek(&r->conv, off);
+        tide_conv_unpack(&r->conv, payload, n);
+    }
+    r->done_bytes += plen;
+    if (r->done_bytes >= r->msg_len)
+        tide_request_complete(r);
+}
+
+static void incoming_cancel(struct tide_proc *from, const struct tide_hdr *h)
+{
+    struct tide_matchq *q = tide_matchq_find(h->ctx);
+    struct tide_unexpected *u = q ? tide_match_take_by_sender(q, from, h->sreq) : NULL;
+    struct tide_hdr rep = {.type = TIDE_MSG_CANCEL_REPLY, .sreq = h->sreq, .aux = u != NULL};
+    if (u)
+        tide_unexpected_free(u);
+    send_ctrl(from, &rep);
+}
+
+void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
+                            size_t plen)
+{
+    struct tide_request *s;
+    switch (h->type) {
+    case TIDE_MSG_EAGER:
+        if (plen != h->len)
+            return;
+        incoming_envelope(from, h, payload, plen);
+        break;
+    case TIDE_MSG_RTS:
+        incoming_envelope(from, h, payload, plen);
+        break;
+    case TIDE_MSG_CTS:
+        s = tide_request_by_id(h->sreq);
+        if (!s || (s->state != TIDE_RS_WAIT_CTS && s->state != TIDE_RS_WAIT_FIN))
+            return;
+        s->remote = h->aux;
+        s->state = TIDE_RS_SENDING;
+        s->done_bytes = 0;
+        if (s->proc->pend_head || send_data(s) == 1) {
+            struct tide_pending *p = pend_new(PEND_DATA, s);
+            if (p)
+                pend_push(s->proc, p);
+        }
+        break;
+    case TIDE_MSG_DATA:
+        incoming_data(h, payload, plen);
+        break;
+    case TIDE_MSG_FIN:
+        s = tide_request_by_id(h->sreq);
+        if (s && s->state == TIDE_RS_WAIT_FIN)
+            tide_request_complete(s);
+        break;
+    case TIDE_MSG_ACK:
+        s = tide_request_by_id(h->sreq);
+        if (s && s->state == TIDE_RS_WAIT_ACK)
+            tide_request_complete(s);
+        break;
+    case TIDE_MSG_CANCEL:
+        incoming_cancel(from, h);
+        break;
+    case TIDE_MSG_CANCEL_REPLY:
+        s = tide_request_by_id(h->sreq);
+        if (!s || !s->cancel_pending)
+            return;
+        s->cancel_pending = false;
+        if (h->aux) {
+            s->cancelled = true;
+            s->status.tide_cancelled = 1;
+            tide_request_complete(s);
+        } else if (s->state == TIDE_RS_DONE) {
+            tide_request_complete(s);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- cancel ---- */
+
+int tide_request_cancel(struct tide_request *r)
+{
+    if (r->complete && r->kind == TIDE_REQ_RECV)
+        return MPI_SUCCESS; /* already received: cancel has no effect */
+    if (r->kind == TIDE_REQ_RECV) {
+        struct tide_matchq *q = tide_matchq_find(r->ctx);
+        if (r->state == TIDE_RS_POSTED && q && tide_match_unpost(q, r)) {
+            r->cancelled = true;
+            r->status.tide_cancelled = 1;
+            tide_request_complete(r);
+        }
+        return MPI_SUCCESS;
+    }
+    if (r->kind != TIDE_REQ_SEND || r->peer == MPI_PROC_NULL || r->cancelled || r->cancel_pending)
+        return MPI_SUCCESS;
+    if (r->proc == tide.me) {
+        struct tide_matchq *q = tide_matchq_find(r->ctx);
+        struct tide_unexpected *u = q ? tide_match_take_by_sender(q, tide.me, r->id) : NULL;
+        if (u) {
+            tide_unexpected_free(u);
+            r->cancelled = true;
+            r->status.tide_cancelled = 1;
+            r->complete = false;
+            tide_request_complete(r);
+        }
+        return MPI_SUCCESS;
+    }
+    if (r->state == TIDE_RS_SENDING || r->state == TIDE_RS_POSTED)
+        return MPI_SUCCESS; /* matched (data flowing) or still queued here: let it finish */
+    /* ask the receiver to drop it if it has not been matched */
+    r->cancel_pending = true;
+    r->complete = false;
+    struct tide_hdr h = {.type = TIDE_MSG_CANCEL, .ctx = r->ctx, .sreq = r->id};
+    send_ctrl(r->proc, &h);
+    return MPI_SUCCESS;
+}
+
+/* ---- progress of waiting messages ---- */
+
+static int pend_run(struct tide_proc *proc, struct tide_pending *p)
+{
+    switch (p->kind) {
+    case PEND_START:
+        return send_try(p->req);
+    case PEND_DATA:
+        return send_data(p->req);
+    case PEND_CTRL: {
+        struct tide_transport *tx = tx_of(proc);
+        return tx ? tx->send(proc, &p->hdr, NULL, 0, NULL, 0) : -1;
+    }
+    }
+    return -1;
+}
+
+int tide_protocol_progress(void)
+{
+    if (!pend_list)
+        return 0;
+    int n = 0;
+    struct tide_proc **pp = &pend_list;
+    while (*pp) {
+        struct tide_proc *proc = *pp;
+        while (proc->pend_head) {
+            struct tide_pending *p = proc->pend_head;
+            int rc = pend_run(proc, p);
+            if (rc == 1)
+                break;
+            proc->pend_head = p->next;
+            if (!proc->pend_head)
+                proc->pend_tail = NULL;
+            if (rc < 0 && p->req) {
+                p->req->error = tide_err(MPI_ERR_OTHER, "send: the connection to %s:%u failed",
+                                         proc->nspace, proc->rank);
+                tide_request_complete(p->req);
+            }
+            p->next = pend_free;
+            pend_free = p;
+            n++;
+        }
+        if (!proc->pend_head) {
+            proc->on_pend_list = false;
+            *pp = proc->pend_next;
+        } else {
+            pp = &proc->pend_next;
+        }
+    }
+    return n;
+}
+
+int tide_protocol_init(void)
+{
+    return 0;
+}
+
+void tide_protocol_finalize(void)
+{
+    while (pend_free) {
+        struct tide_pending *p = pend_free;
+        pend_free = p->next;
+        free(p);
+    }
+}
