@@ -1,0 +1,84 @@
+/*
+ * select.c: the transports in use (in the order TIDE_TRANSPORTS lists
+ * them), this process's business card, and choosing a transport for each
+ * peer the first time we talk to it.
+ */
+#include "runtime/api.h"
+#include "runtime/proc.h"
+#include "transport/card.h"
+#include "transport/transport.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+extern struct tide_transport tide_shm_transport;
+extern struct tide_transport tide_tcp_transport;
+int tide_shm_init(char *err, size_t errlen);
+int tide_tcp_init(char *err, size_t errlen);
+
+struct tide_transport *tide_transport_list[4];
+int tide_ntransports;
+
+int tide_transports_init(char *err, size_t errlen)
+{
+    tide_card_reset();
+    char num[32];
+    tide_card_add("host", tide.hostname);
+    snprintf(num, sizeof num, "%d", (int)getpid());
+    tide_card_add("pid", num);
+    const uint8_t *tok = tide_card_my_token();
+    char hex[2 * TIDE_TOKEN_LEN + 1];
+    for (int i = 0; i < TIDE_TOKEN_LEN; i++)
+        snprintf(hex + 2 * i, 3, "%02x", tok[i]);
+    tide_card_add("token", hex);
+    tide_ntransports = 0;
+    char list[sizeof tide.tuning.transports];
+    snprintf(list, sizeof list, "%s", tide.tuning.transports);
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "shm") == 0 && tide.size > 0) {
+            if (tide_shm_init(err, errlen) == 0)
+                tide_transport_list[tide_ntransports++] = &tide_shm_transport;
+        } else if (strcmp(t, "tcp") == 0) {
+            if (tide_tcp_init(err, errlen) == 0)
+                tide_transport_list[tide_ntransports++] = &tide_tcp_transport;
+            else
+                return -1;
+        } else if (strcmp(t, "self") != 0) {
+            snprintf(err, errlen, "unknown transport '%s' in TIDE_TRANSPORTS (known: self, shm, tcp)", t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void tide_transports_finalize(void)
+{
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->finalize)
+            tide_transport_list[i]->finalize();
+    tide_ntransports = 0;
+}
+
+struct tide_transport *tide_transport_for(struct tide_proc *p)
+{
+    if (p->tx)
+        return p->tx;
+    struct tide_card card;
+    if (tide_card_of(p, &card) != 0)
+        return NULL;
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->reachable(p, &card)) {
+            p->tx = tide_transport_list[i];
+            return p->tx;
+        }
+    return NULL;
+}
+
+int tide_transports_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < tide_ntransports; i++)
+        n += tide_transport_list[i]->progress();
+    return n;
+}

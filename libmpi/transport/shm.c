@@ -1,0 +1,395 @@
+/*
+ * shm.c: the shared-memory transport between processes of one node.
+ *
+ * Each process owns a receive segment (a 0600 file in its job's private
+ * directory, named in its business card). A sender maps the segment on
+ * first use, claims one of its ring slots, and from then on writes
+ * messages into that ring (shm_ring.h): lock-free, one producer, one
+ * consumer. Because any local process can map any segment, processes of
+ * different jobs (spawned or connected) talk the same way.
+ *
+ * Large messages are read by the receiver straight from the sender's
+ * memory with process_vm_readv (one copy); where the kernel refuses that,
+ * they go through the ring in chunks. A receiver that has waited long
+ * enough sets a flag in its segment and sleeps on a datagram socket (its
+ * doorbell); a sender that sees the flag rings it.
+ */
+#include "runtime/api.h"
+#include "runtime/proc.h"
+#include "transport/card.h"
+#include "transport/shm_ring.h"
+#include "transport/transport.h"
+#include "datatype/datatype.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
+#define SEG_VERSION 1
+#define AREA_CTRL 4096u
+#define MAX_INBOUND 4096
+
+struct seg_header {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t nslots;
+    uint64_t ring_size;
+    uint64_t area_size;
+    int32_t owner_pid;
+    _Alignas(64) _Atomic uint32_t generation; /* bumped when a ring becomes active */
+    _Alignas(64) _Atomic int sleeping;        /* the owner sleeps on its doorbell */
+};
+
+#define SEG_AREAS_OFFSET 4096u
+
+struct shm_peer {
+    uint8_t *base;
+    size_t len;
+    struct seg_header *hdr;
+    struct tide_ring_prod prod;
+    int slot;
+    struct sockaddr_un bell;
+    socklen_t bell_len;
+    pid_t pid;
+};
+
+struct inbound {
+    struct tide_ring_cons cons;
+    struct tide_proc *from;
+    int slot;
+};
+
+static struct {
+    uint8_t *base;
+    size_t len;
+    struct seg_header *hdr;
+    char path[4200];
+    int bell_fd;
+    uint32_t seen_gen;
+    struct inbound *in;
+    int nin;
+    bool *tracked;
+    uint64_t ring_size;
+    uint32_t nslots;
+} me = {.bell_fd = -1};
+
+static uint8_t *area(uint8_t *base, const struct seg_header *h, int slot)
+{
+    return base + SEG_AREAS_OFFSET + (size_t)slot * h->area_size;
+}
+
+/* ---- our segment ---- */
+
+int tide_shm_init(char *err, size_t errlen);
+int tide_shm_init(char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    if (!tide.session_dir[0])
+        return -1; /* no private job directory (a singleton): no shared memory */
+    uint64_t ring = tide.tuning.shm_ring_size;
+    if (tide.local_size > 64 && ring > 65536)
+        ring = 65536;
+    ring = 1ull << tide_ring_log2(ring < 16384 ? 16384 : ring);
+    me.ring_size = ring;
+    me.nslots = tide.local_size + 64 > 128 ? tide.local_size + 64 : 128;
+    uint64_t area_size = AREA_CTRL + ring;
+    me.len = SEG_AREAS_OFFSET + (size_t)me.nslots * area_size;
+    snprintf(me.path, sizeof me.path, "%s/shm-%u-%d", tide.session_dir, tide.rank, (int)getpid());
+    int fd = open(me.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    if (ftruncate(fd, (off_t)me.len) != 0) {
+        close(fd);
+        unlink(me.path);
+        return -1;
+    }
+    me.base = mmap(NULL, me.len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (me.base == MAP_FAILED) {
+        me.base = NULL;
+        unlink(me.path);
+        return -1;
+    }
+    me.hdr = (struct seg_header *)me.base;
+    me.hdr->version = SEG_VERSION;
+    me.hdr->nslots = me.nslots;
+    me.hdr->ring_size = ring;
+    me.hdr->area_size = area_size;
+    me.hdr->owner_pid = (int32_t)getpid();
+    atomic_store(&me.hdr->generation, 0);
+    atomic_store(&me.hdr->sleeping, 0);
+    __atomic_store_n(&me.hdr->magic, SEG_MAGIC, __ATOMIC_RELEASE);
+    me.in = calloc(me.nslots, sizeof *me.in);
+    me.tracked = calloc(me.nslots, sizeof *me.tracked);
+    if (!me.in || !me.tracked)
+        return -1;
+
+    /* the doorbell: an abstract datagram socket */
+    me.bell_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    char bell[108];
+    unsigned rnd;
+    memcpy(&rnd, tide_card_my_token(), sizeof rnd);
+    snprintf(bell, sizeof bell, "tide-bell-%d-%08x", (int)getpid(), rnd);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    size_t bl = strlen(bell);
+    memcpy(a.sun_path + 1, bell, bl);
+    if (me.bell_fd < 0 ||
+        bind(me.bell_fd, (struct sockaddr *)&a, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + bl)) != 0) {
+        if (me.bell_fd >= 0)
+            close(me.bell_fd);
+        me.bell_fd = -1;
+        bell[0] = '\0';
+    }
+    /* let local peers read our memory with process_vm_readv (Yama) */
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    tide_card_add("shm", me.path);
+    if (bell[0])
+        tide_card_add("bell", bell);
+    tide_shm_transport.eager_limit = tide.tuning.shm_eager_limit;
+    size_t maxp = tide_ring_max_payload(ring) - sizeof(struct tide_hdr);
+    if (tide_shm_transport.eager_limit > maxp)
+        tide_shm_transport.eager_limit = maxp;
+    size_t chunk = tide.tuning.shm_pipeline_chunk;
+    tide_shm_transport.max_chunk = chunk > maxp ? maxp : chunk;
+    tide_shm_transport.can_get = tide.tuning.shm_cma;
+    return 0;
+}
+
+/* ---- attaching to a peer's segment ---- */
+
+static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card)
+{
+    int fd = open(card->shm_path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < SEG_AREAS_OFFSET + AREA_CTRL) {
+        close(fd);
+        return NULL;
+    }
+    uint8_t *base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED)
+        return NULL;
+    struct seg_header *h = (struct seg_header *)base;
+    if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != SEG_MAGIC || h->version != SEG_VERSION ||
+        SEG_AREAS_OFFSET + (uint64_t)h->nslots * h->area_size > (uint64_t)st.st_size ||
+        h->area_size != AREA_CTRL + h->ring_size || (h->ring_size & (h->ring_size - 1))) {
+        munmap(base, (size_t)st.st_size);
+        return NULL;
+    }
+    struct shm_peer *peer = calloc(1, sizeof *peer);
+    if (!peer) {
+        munmap(base, (size_t)st.st_size);
+        return NULL;
+    }
+    peer->base = base;
+    peer->len = (size_t)st.st_size;
+    peer->hdr = h;
+    peer->pid = card->pid;
+    peer->slot = -1;
+    for (uint32_t s = 0; s < h->nslots; s++) {
+        struct tide_ring_ctrl *c = (struct tide_ring_ctrl *)area(base, h, (int)s);
+        uint32_t expect = 0;
+        if (atomic_compare_exchange_strong(&c->state, &expect, 1)) {
+            peer->slot = (int)s;
+            break;
+        }
+    }
+    if (peer->slot < 0) { /* every slot taken: use another transport */
+        munmap(base, peer->len);
+        free(peer);
+        return NULL;
+    }
+    uint8_t *a = area(base, h, peer->slot);
+    struct tide_ring_ctrl *c = (struct tide_ring_ctrl *)a;
+    memset(a + AREA_CTRL, 0, h->ring_size);
+    atomic_store(&c->head, 0);
+    c->sender_pid = (int32_t)getpid();
+    c->sender_rank = tide.rank;
+    snprintf(c->sender_nspace, sizeof c->sender_nspace, "%s", tide.nspace);
+    tide_ring_prod_init(&peer->prod, c, a + AREA_CTRL, h->ring_size);
+    atomic_store_explicit(&c->state, 2, memory_order_release);
+    atomic_fetch_add(&h->generation, 1);
+    if (card->bell[0]) {
+        peer->bell.sun_family = AF_UNIX;
+        size_t bl = strlen(card->bell);
+        if (bl > sizeof peer->bell.sun_path - 2)
+            bl = sizeof peer->bell.sun_path - 2;
+        memcpy(peer->bell.sun_path + 1, card->bell, bl);
+        peer->bell_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + bl);
+    }
+    (void)p;
+    return peer;
+}
+
+static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
+{
+    if (!me.base || !card->shm_path[0] || strcmp(card->host, tide.hostname) != 0 || p == tide.me)
+        return false;
+    struct shm_peer *peer = attach(p, card);
+    if (!peer)
+        return false;
+    p->tx_state = peer;
+    return true;
+}
+
+static inline void ring_bell(struct shm_peer *peer)
+{
+    if (peer->bell_len && me.bell_fd >= 0) {
+        char b = 1;
+        sendto(me.bell_fd, &b, 1, MSG_DONTWAIT, (struct sockaddr *)&peer->bell, peer->bell_len);
+    }
+}
+
+static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                    struct tide_convertor *cv, size_t len)
+{
+    struct shm_peer *peer = p->tx_state;
+    size_t total = sizeof *h + extra_len + len;
+    uint8_t *dst = tide_ring_reserve(&peer->prod, total);
+    if (!dst)
+        return 1;
+    memcpy(dst, h, sizeof *h);
+    if (extra_len)
+        memcpy(dst + sizeof *h, extra, extra_len);
+    if (len)
+        tide_conv_pack(cv, dst + sizeof *h + extra_len, len);
+    tide_ring_commit(&peer->prod, total);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0))
+        ring_bell(peer);
+    return 0;
+}
+
+static long shm_get(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
+                    int nremote)
+{
+    struct shm_peer *peer = p->tx_state;
+    ssize_t n = process_vm_readv(peer->pid, local, (unsigned long)nlocal, remote, (unsigned long)nremote, 0);
+    return n < 0 ? -errno : (long)n;
+}
+
+/* ---- receiving ---- */
+
+static void scan_slots(void)
+{
+    uint32_t gen = atomic_load_explicit(&me.hdr->generation, memory_order_acquire);
+    if (gen == me.seen_gen)
+        return;
+    me.seen_gen = gen;
+    for (uint32_t s = 0; s < me.nslots; s++) {
+        if (me.tracked[s])
+            continue;
+        uint8_t *a = area(me.base, me.hdr, (int)s);
+        struct tide_ring_ctrl *c = (struct tide_ring_ctrl *)a;
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != 2)
+            continue;
+        char ns[256];
+        memcpy(ns, c->sender_nspace, sizeof ns);
+        ns[sizeof ns - 1] = '\0';
+        struct tide_proc *from = tide_proc_get(ns, c->sender_rank);
+        if (!from)
+            continue;
+        struct inbound *in = &me.in[me.nin++];
+        tide_ring_cons_init(&in->cons, c, a + AREA_CTRL, me.hdr->ring_size);
+        in->from = from;
+        in->slot = (int)s;
+        me.tracked[s] = true;
+    }
+}
+
+static int shm_progress(void)
+{
+    if (__builtin_expect(atomic_load_explicit(&me.hdr->generation, memory_order_relaxed) != me.seen_gen, 0))
+        scan_slots();
+    int n = 0;
+    for (int i = 0; i < me.nin; i++) {
+        struct inbound *in = &me.in[i];
+        for (int k = 0; k < 32; k++) {
+            size_t len;
+            const uint8_t *msg = tide_ring_peek(&in->cons, &len);
+            if (!msg)
+                break;
+            if (len >= sizeof(struct tide_hdr)) {
+                struct tide_hdr h;
+                memcpy(&h, msg, sizeof h);
+                tide_protocol_incoming(in->from, &h, msg + sizeof h, len - sizeof h);
+            }
+            tide_ring_release(&in->cons, len, 0);
+            n++;
+        }
+    }
+    return n;
+}
+
+static int shm_block_prepare(struct pollfd *fds, int max)
+{
+    if (me.bell_fd < 0 || max < 1)
+        return 0;
+    atomic_store(&me.hdr->sleeping, 1);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load(&me.hdr->generation) != me.seen_gen) {
+        atomic_store(&me.hdr->sleeping, 0);
+        return -1;
+    }
+    for (int i = 0; i < me.nin; i++)
+        if (tide_ring_ready(&me.in[i].cons)) {
+            atomic_store(&me.hdr->sleeping, 0);
+            return -1;
+        }
+    fds[0].fd = me.bell_fd;
+    fds[0].events = POLLIN;
+    fds[0].revents = 0;
+    return 1;
+}
+
+static void shm_block_finish(void)
+{
+    atomic_store(&me.hdr->sleeping, 0);
+    char buf[64];
+    while (me.bell_fd >= 0 && recv(me.bell_fd, buf, sizeof buf, MSG_DONTWAIT) > 0)
+        ;
+}
+
+static void shm_finalize(void)
+{
+    if (me.base) {
+        munmap(me.base, me.len);
+        me.base = NULL;
+        unlink(me.path);
+    }
+    if (me.bell_fd >= 0)
+        close(me.bell_fd);
+    me.bell_fd = -1;
+    free(me.in);
+    free(me.tracked);
+    me.in = NULL;
+    me.tracked = NULL;
+    me.nin = 0;
+}
+
+struct tide_transport tide_shm_transport = {
+    .name = "shm",
+    .eager_limit = 4096,
+    .max_chunk = 65536,
+    .can_get = true,
+    .reachable = shm_reachable,
+    .send = shm_send,
+    .get = shm_get,
+    .progress = shm_progress,
+    .block_prepare = shm_block_prepare,
+    .block_finish = shm_block_finish,
+    .finalize = shm_finalize,
+};
