@@ -21,7 +21,8 @@ struct tide_proc {
     bool locality_known;
     bool failed;                  /* its death was reported */
     struct tide_transport *tx;    /* transport chosen to reach it (NULL: not yet) */
-    void *tx_state;               /* that transport's connection state */
+    void *tx_state;               /* the shm transport's state for it */
+    void *tcp_state;              /* the TCP transport's state for it */
     void *card;                   /* its business card, once fetched */
     uint32_t card_len;
     bool no_get;                  /* single-copy reads from it were refused */
