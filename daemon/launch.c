@@ -77,6 +77,9 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
     int over = job->nlocal > job->desc.node_slots[tided.node];
     tide_env_set(&env, "TIDE_OVERSUBSCRIBED", over ? "1" : "0");
     tide_env_set(&env, "TIDE_SESSION_DIR", tided.session_dir);
+    char jobdir[4200];
+    snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
+    tide_env_set(&env, "TIDE_JOB_DIR", jobdir);
     char num[32];
     snprintf(num, sizeof num, "%d", job->nlocal);
     tide_env_set(&env, "TIDE_LOCAL_SIZE", num);

@@ -85,6 +85,7 @@ struct tide_request {
     MPI_Grequest_free_function *greq_free;
     MPI_Grequest_cancel_function *greq_cancel;
     void *greq_state;
+    bool greq_freed;        /* MPI_Request_free before MPI_Grequest_complete */
     struct tide_request *pool_next;
 };
 

@@ -5,6 +5,10 @@
 #include "runtime/state.h"
 #include "client.h"
 #include "datatype/datatype.h"
+#include "pt2pt/bsend.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+#include "transport/card.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +19,8 @@ int tide_modules_init(char *err, size_t errlen)
         snprintf(err, errlen, "cannot set up the predefined datatypes");
         return -1;
     }
+    if (tide_pt2pt_init(err, errlen) != 0)
+        return -1;
     return 0;
 }
 
@@ -22,9 +28,8 @@ int tide_modules_wireup(char *err, size_t errlen)
 {
     if (!tide.have_pmix)
         return 0;
-    char card[512];
-    int n = snprintf(card, sizeof card, "host=%s", tide.hostname);
-    if (tide_pmix_put("tide.card", card, (size_t)n + 1) != 0 || tide_pmix_commit() != 0) {
+    const char *card = tide_card_text();
+    if (tide_pmix_put("tide.card", card, strlen(card) + 1) != 0 || tide_pmix_commit() != 0) {
         snprintf(err, errlen, "cannot publish this process's business card through PMIx");
         return -1;
     }
@@ -35,9 +40,20 @@ int tide_modules_wireup(char *err, size_t errlen)
     return 0;
 }
 
-void tide_modules_quiesce(void) {}
+static bool bsends_done(void *arg)
+{
+    (void)arg;
+    return tide_bsend_pending() == 0;
+}
+
+void tide_modules_quiesce(void)
+{
+    tide_progress_until(bsends_done, NULL);
+    tide_pt2pt_quiesce();
+}
 
 void tide_modules_finalize(void)
 {
+    tide_pt2pt_finalize();
     tide_datatype_finalize();
 }

@@ -1,0 +1,47 @@
+/*
+ * pt2pt.h: point-to-point services for the rest of libmpi (collectives,
+ * dynamic processes, one-sided): nonblocking sends and receives on any
+ * context of a communicator without touching error handlers, waiting,
+ * and the argument checks the MPI functions share.
+ */
+#ifndef TIDE_PT2PT_H
+#define TIDE_PT2PT_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+#include "pt2pt/request.h"
+
+struct tide_comm;
+struct tide_datatype;
+
+/* Start an internal send/receive; *out gets the request (freed by
+ * tide_wait_free). Return MPI_SUCCESS or an error code. */
+int tide_isend(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+               struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out);
+int tide_irecv(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+               struct tide_comm *comm, uint32_t ctx, struct tide_request **out);
+/* Wait for r, copy its status, free it; returns its error code. */
+int tide_wait_free(struct tide_request *r, MPI_Status *status);
+/* Wait for every request (NULL entries skipped), free them; first error. */
+int tide_waitall_free(int n, struct tide_request **reqs);
+/* Blocking internal send/receive. */
+int tide_send_blocking(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+                       struct tide_comm *comm, uint32_t ctx);
+int tide_recv_blocking(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+                       struct tide_comm *comm, uint32_t ctx, MPI_Status *status);
+void tide_wait_request(struct tide_request *r);
+
+/* Argument checks shared by the MPI functions (return an error code or
+ * MPI_SUCCESS; the message names fn and the argument). */
+int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
+int tide_check_recv_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
+int tide_check_send_tag(int tag, const char *fn);
+int tide_check_recv_tag(int tag, const char *fn);
+int tide_check_buffer(const void *buf, int count, struct tide_datatype *dt, const char *fn);
+
+int tide_pt2pt_init(char *err, size_t errlen);
+void tide_pt2pt_quiesce(void);
+void tide_pt2pt_finalize(void);
+
+#endif

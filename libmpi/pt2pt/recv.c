@@ -1,0 +1,59 @@
+/*
+ * recv.c: MPI_Recv and MPI_Irecv.
+ */
+#include "runtime/api.h"
+#include "pt2pt/protocol.h"
+#include "pt2pt/pt2pt.h"
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+
+static int check_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, struct tide_comm **cp, struct tide_datatype **dtp)
+{
+    struct tide_comm *c = tide_comm_get(comm);
+    *cp = c;
+    if (!c)
+        return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    *dtp = dt;
+    int rc;
+    if ((rc = tide_datatype_check(dt, datatype, count, fn, "datatype")) ||
+        (rc = tide_check_recv_rank(c, source, fn, "source")) || (rc = tide_check_recv_tag(tag, fn)) ||
+        (rc = tide_check_buffer(buf, count, dt, fn)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    struct tide_comm *c;
+    struct tide_datatype *dt;
+    int rc = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm, &c, &dt);
+    if (rc)
+        return tide_raise_comm(c, rc);
+    rc = tide_recv_blocking(buf, count, dt, source, tag, c, c->context_id, status);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Recv)
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct tide_comm *c;
+    struct tide_datatype *dt;
+    int rc = check_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, &c, &dt);
+    if (rc)
+        return tide_raise_comm(c, rc);
+    if (!request)
+        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPI_Irecv: request must not be NULL");
+    struct tide_request *r;
+    rc = tide_irecv(buf, count, dt, source, tag, c, c->context_id, &r);
+    if (rc)
+        return tide_raise_comm(c, rc);
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Irecv)

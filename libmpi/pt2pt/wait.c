@@ -1,0 +1,430 @@
+/*
+ * wait.c: completion: MPI_Wait, MPI_Test, their any/all/some forms,
+ * MPI_Request_get_status and MPI_Request_free. A null handle or an
+ * inactive persistent request counts as complete with an empty status.
+ * The multiple-completion calls report a failed request with
+ * MPI_ERR_IN_STATUS and each status's MPI_ERROR.
+ */
+#include "runtime/api.h"
+#include "pt2pt/greq.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+#include "comm/comm.h"
+
+#include <stdlib.h>
+
+static struct tide_request *lookup(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL ? NULL : tide_request_get(h);
+}
+
+static bool inactive(const struct tide_request *r)
+{
+    return !r || (r->persistent && r->state == TIDE_RS_INACTIVE);
+}
+
+/* Completion of a finished request: status out, free or deactivate. */
+static int finish(MPI_Request *h, struct tide_request *r, MPI_Status *status)
+{
+    int err;
+    if (r->kind == TIDE_REQ_GREQ) {
+        err = tide_greq_finish(r, status);
+    } else {
+        tide_request_status_out(r, status);
+        err = r->error;
+    }
+    if (r->persistent) {
+        r->state = TIDE_RS_INACTIVE;
+    } else {
+        tide_request_free(r);
+        *h = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+static struct tide_comm *err_comm(struct tide_request *r)
+{
+    return r && r->comm ? r->comm : NULL;
+}
+
+static int bad_request(const char *fn, int index)
+{
+    if (index < 0)
+        return TIDE_ERR(MPI_ERR_REQUEST, "%s: invalid request (argument request)", fn);
+    return TIDE_ERR(MPI_ERR_REQUEST, "%s: invalid request at index %d (argument array_of_requests)", fn,
+                    index);
+}
+
+static bool one_done(void *arg)
+{
+    return ((struct tide_request *)arg)->complete;
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    if (!request)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Wait: request must not be NULL");
+    struct tide_request *r = lookup(*request);
+    if (*request != MPI_REQUEST_NULL && !r)
+        return bad_request("MPI_Wait", -1);
+    if (inactive(r)) {
+        if (status != MPI_STATUS_IGNORE)
+            tide_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        tide_progress_until(one_done, r);
+    struct tide_comm *c = err_comm(r);
+    if (c)
+        tide_comm_retain(c);
+    int err = finish(request, r, status);
+    if (err != MPI_SUCCESS)
+        tide_raise_comm(c, err);
+    if (c)
+        tide_comm_release(c);
+    return err;
+}
+TIDE_ALIAS(MPI_Wait)
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    if (!request || !flag)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Test: request and flag must not be NULL");
+    struct tide_request *r = lookup(*request);
+    if (*request != MPI_REQUEST_NULL && !r)
+        return bad_request("MPI_Test", -1);
+    if (inactive(r)) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE)
+            tide_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        tide_progress();
+    if (!r->complete) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    *flag = 1;
+    struct tide_comm *c = err_comm(r);
+    if (c)
+        tide_comm_retain(c);
+    int err = finish(request, r, status);
+    if (err != MPI_SUCCESS)
+        tide_raise_comm(c, err);
+    if (c)
+        tide_comm_release(c);
+    return err;
+}
+TIDE_ALIAS(MPI_Test)
+
+/* ---- any ---- */
+
+struct anyset {
+    int count;
+    MPI_Request *reqs;
+    int found;
+};
+
+static int check_array(const char *fn, int count, MPI_Request reqs[])
+{
+    if (count < 0)
+        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %d", fn, count);
+    if (count > 0 && !reqs)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_requests must not be NULL", fn);
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != MPI_REQUEST_NULL && !tide_request_get(reqs[i]))
+            return bad_request(fn, i);
+    return MPI_SUCCESS;
+}
+
+/* index of a completed active request, -1 none pending-but-active, -2 all inactive */
+static int scan_any(int count, MPI_Request reqs[])
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        if (inactive(r))
+            continue;
+        active++;
+        if (r->complete)
+            return i;
+    }
+    return active ? -1 : -2;
+}
+
+static bool any_done(void *arg)
+{
+    struct anyset *s = arg;
+    s->found = scan_any(s->count, s->reqs);
+    return s->found != -1;
+}
+
+static int complete_any(const char *fn, int count, MPI_Request reqs[], int i, int *index, MPI_Status *status)
+{
+    (void)fn;
+    (void)count;
+    if (i == -2) {
+        *index = MPI_UNDEFINED;
+        if (status != MPI_STATUS_IGNORE)
+            tide_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    struct tide_request *r = lookup(reqs[i]);
+    struct tide_comm *c = err_comm(r);
+    if (c)
+        tide_comm_retain(c);
+    *index = i;
+    int err = finish(&reqs[i], r, status);
+    if (err != MPI_SUCCESS)
+        tide_raise_comm(c, err);
+    if (c)
+        tide_comm_release(c);
+    return err;
+}
+
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Waitany", count, reqs);
+    if (rc)
+        return rc;
+    if (!index)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Waitany: index must not be NULL");
+    struct anyset s = {count, reqs, -1};
+    tide_progress_until(any_done, &s);
+    return complete_any("MPI_Waitany", count, reqs, s.found, index, status);
+}
+TIDE_ALIAS(MPI_Waitany)
+
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Testany", count, reqs);
+    if (rc)
+        return rc;
+    if (!index || !flag)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Testany: index and flag must not be NULL");
+    int i = scan_any(count, reqs);
+    if (i == -1) {
+        tide_progress();
+        i = scan_any(count, reqs);
+    }
+    if (i == -1) {
+        *flag = 0;
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *flag = 1;
+    return complete_any("MPI_Testany", count, reqs, i, index, status);
+}
+TIDE_ALIAS(MPI_Testany)
+
+/* ---- all ---- */
+
+static bool all_complete(int count, MPI_Request reqs[])
+{
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        if (!inactive(r) && !r->complete)
+            return false;
+    }
+    return true;
+}
+
+struct allset {
+    int count;
+    MPI_Request *reqs;
+};
+
+static bool all_done(void *arg)
+{
+    struct allset *s = arg;
+    return all_complete(s->count, s->reqs);
+}
+
+/* Finish every request; MPI_ERR_IN_STATUS if any failed. */
+static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    int failed = 0;
+    struct tide_comm *c = NULL;
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (inactive(r)) {
+            if (st != MPI_STATUS_IGNORE)
+                tide_status_empty(st);
+            continue;
+        }
+        if (!c && r->error != MPI_SUCCESS && r->comm) {
+            c = r->comm;
+            tide_comm_retain(c);
+        }
+        int err = finish(&reqs[i], r, st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err != MPI_SUCCESS)
+            failed = 1;
+    }
+    int rc = MPI_SUCCESS;
+    if (failed) {
+        rc = tide_err(MPI_ERR_IN_STATUS, "a request failed: see the MPI_ERROR field of its status");
+        tide_raise_comm(c, rc);
+    }
+    if (c)
+        tide_comm_release(c);
+    return rc;
+}
+
+int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Waitall", count, reqs);
+    if (rc)
+        return rc;
+    struct allset s = {count, reqs};
+    tide_progress_until(all_done, &s);
+    return finish_all(count, reqs, statuses);
+}
+TIDE_ALIAS(MPI_Waitall)
+
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Testall", count, reqs);
+    if (rc)
+        return rc;
+    if (!flag)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Testall: flag must not be NULL");
+    if (!all_complete(count, reqs))
+        tide_progress();
+    if (!all_complete(count, reqs)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    *flag = 1;
+    return finish_all(count, reqs, statuses);
+}
+TIDE_ALIAS(MPI_Testall)
+
+/* ---- some ---- */
+
+static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    int n = 0, active = 0, failed = 0;
+    struct tide_comm *c = NULL;
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        if (inactive(r))
+            continue;
+        active++;
+        if (!r->complete)
+            continue;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        if (!c && r->error != MPI_SUCCESS && r->comm) {
+            c = r->comm;
+            tide_comm_retain(c);
+        }
+        int err = finish(&reqs[i], r, st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err != MPI_SUCCESS)
+            failed = 1;
+        indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    int rc = MPI_SUCCESS;
+    if (failed) {
+        rc = tide_err(MPI_ERR_IN_STATUS, "a request failed: see the MPI_ERROR field of its status");
+        tide_raise_comm(c, rc);
+    }
+    if (c)
+        tide_comm_release(c);
+    return rc;
+}
+
+static bool some_done(void *arg)
+{
+    struct allset *s = arg;
+    return scan_any(s->count, s->reqs) != -1;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Waitsome", incount, reqs);
+    if (rc)
+        return rc;
+    if (!outcount || (incount > 0 && !indices))
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Waitsome: outcount and array_of_indices must not be NULL");
+    struct allset s = {incount, reqs};
+    tide_progress_until(some_done, &s);
+    return finish_some(incount, reqs, outcount, indices, statuses);
+}
+TIDE_ALIAS(MPI_Waitsome)
+
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    TIDE_API_ENTER();
+    int rc = check_array("MPI_Testsome", incount, reqs);
+    if (rc)
+        return rc;
+    if (!outcount || (incount > 0 && !indices))
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Testsome: outcount and array_of_indices must not be NULL");
+    tide_progress();
+    return finish_some(incount, reqs, outcount, indices, statuses);
+}
+TIDE_ALIAS(MPI_Testsome)
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    if (!flag)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Request_get_status: flag must not be NULL");
+    struct tide_request *r = lookup(request);
+    if (request != MPI_REQUEST_NULL && !r)
+        return bad_request("MPI_Request_get_status", -1);
+    if (inactive(r)) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE)
+            tide_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        tide_progress();
+    *flag = r->complete;
+    if (r->complete) {
+        if (r->kind == TIDE_REQ_GREQ)
+            tide_greq_status(r, status);
+        else
+            tide_request_status_out(r, status);
+    }
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Request_get_status)
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    if (!request)
+        return TIDE_ERR(MPI_ERR_ARG, "MPI_Request_free: request must not be NULL");
+    struct tide_request *r = lookup(*request);
+    if (!r)
+        return bad_request("MPI_Request_free", -1);
+    if (r->kind == TIDE_REQ_GREQ && r->complete) {
+        tide_greq_finish(r, MPI_STATUS_IGNORE);
+        tide_request_free(r);
+    } else if (r->persistent && r->state == TIDE_RS_INACTIVE) {
+        r->complete = true;
+        tide_request_free(r);
+    } else {
+        if (r->kind == TIDE_REQ_GREQ)
+            r->greq_freed = true;
+        tide_request_free(r);
+    }
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Request_free)
