@@ -50,6 +50,15 @@ const char *tide_card_text(void)
     return card;
 }
 
+static int copy_field(char *dst, size_t dstlen, const char *val, size_t vl)
+{
+    if (vl >= dstlen)
+        return -1;
+    memcpy(dst, val, vl);
+    dst[vl] = '\0';
+    return 0;
+}
+
 static int hexval(char c)
 {
     if (c >= '0' && c <= '9')
@@ -78,18 +87,22 @@ int tide_card_parse(const char *text, struct tide_card *out)
         val[vl] = '\0';
 #define KEY(k) (kl == strlen(k) && strncmp(p, k, kl) == 0)
         if (KEY("host")) {
-            snprintf(out->host, sizeof out->host, "%s", val);
+            if (copy_field(out->host, sizeof out->host, val, vl))
+                return -1;
             have_host = 1;
         } else if (KEY("node")) {
             out->node_id = (uint32_t)strtoul(val, NULL, 10);
         } else if (KEY("pid")) {
             out->pid = atoi(val);
         } else if (KEY("shm")) {
-            snprintf(out->shm_path, sizeof out->shm_path, "%s", val);
+            if (copy_field(out->shm_path, sizeof out->shm_path, val, vl))
+                return -1;
         } else if (KEY("bell")) {
-            snprintf(out->bell, sizeof out->bell, "%s", val);
+            if (copy_field(out->bell, sizeof out->bell, val, vl))
+                return -1;
         } else if (KEY("tcp")) {
-            snprintf(out->tcp, sizeof out->tcp, "%s", val);
+            if (copy_field(out->tcp, sizeof out->tcp, val, vl))
+                return -1;
         } else if (KEY("token")) {
             if (vl != 2 * TIDE_TOKEN_LEN)
                 return -1;

@@ -34,6 +34,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+extern struct tide_transport tide_shm_transport;
+
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
 #define SEG_VERSION 1
 #define AREA_CTRL 4096u
