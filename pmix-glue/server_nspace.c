@@ -82,7 +82,19 @@ int tide_nspace_info(const struct tide_job *job, int node, pmix_info_t **info, s
     u32 = (uint32_t)(job->universe_size > job->nprocs ? job->universe_size : job->nprocs);
     PMIx_Info_list_add(list, PMIX_MAX_PROCS, &u32, PMIX_UINT32);
     PMIx_Info_list_add(list, PMIX_JOBID, job->nspace, PMIX_STRING);
-    u32 = (uint32_t)job->nnodes;
+    /* the node and proc maps list only the nodes this job uses */
+    int used_nodes = 0;
+    char **used_hosts = NULL;
+    for (int n = 0; n < job->nnodes; n++) {
+        int c;
+        char *s = ranks_on_node(job, n, &c);
+        free(s);
+        if (c > 0) {
+            used_nodes++;
+            tide_argv_append(&used_hosts, job->hosts[n]);
+        }
+    }
+    u32 = (uint32_t)used_nodes;
     PMIx_Info_list_add(list, PMIX_NUM_NODES, &u32, PMIX_UINT32);
     u32 = (uint32_t)job->napps;
     PMIx_Info_list_add(list, PMIX_JOB_NUM_APPS, &u32, PMIX_UINT32);
@@ -90,7 +102,8 @@ int tide_nspace_info(const struct tide_job *job, int node, pmix_info_t **info, s
     PMIx_Info_list_add(list, PMIX_NPROC_OFFSET, &rk, PMIX_PROC_RANK);
 
     /* node and proc maps */
-    char *nodelist = tide_argv_join(job->hosts, ',');
+    char *nodelist = tide_argv_join(used_hosts, ',');
+    tide_argv_free(used_hosts);
     char *regex = NULL;
     if (PMIx_generate_regex(nodelist, &regex) == PMIX_SUCCESS && regex) {
         PMIx_Info_list_add(list, PMIX_NODE_MAP, regex, PMIX_REGEX);
@@ -102,7 +115,8 @@ int tide_nspace_info(const struct tide_job *job, int node, pmix_info_t **info, s
     for (int n = 0; n < job->nnodes; n++) {
         int c;
         char *s = ranks_on_node(job, n, &c);
-        tide_argv_append(&per_node, s ? s : "");
+        if (c > 0)
+            tide_argv_append(&per_node, s ? s : "");
         free(s);
     }
     char *ppn_in = tide_argv_join(per_node, ';');
@@ -146,10 +160,16 @@ int tide_nspace_info(const struct tide_job *job, int node, pmix_info_t **info, s
         PMIx_Info_list_add(nd, PMIX_NODEID, &u32, PMIX_UINT32);
         int c = 0;
         char *peers = ranks_on_node(job, n, &c);
+        if (c == 0 && n != node) {
+            free(peers);
+            PMIx_Info_list_release(nd);
+            continue;
+        }
         u32 = (uint32_t)c;
         PMIx_Info_list_add(nd, PMIX_LOCAL_SIZE, &u32, PMIX_UINT32);
         PMIx_Info_list_add(nd, PMIX_NODE_SIZE, &u32, PMIX_UINT32);
-        PMIx_Info_list_add(nd, PMIX_LOCAL_PEERS, peers ? peers : "", PMIX_STRING);
+        if (c > 0)
+            PMIx_Info_list_add(nd, PMIX_LOCAL_PEERS, peers, PMIX_STRING);
         rk = (pmix_rank_t)lowest_rank_on(job, n);
         PMIx_Info_list_add(nd, PMIX_LOCALLDR, &rk, PMIX_PROC_RANK);
         bool over = c > job->node_slots[n];

@@ -102,3 +102,19 @@ size_t tide_handle_live(int kind)
 {
     return tide_handle_tables[kind].live;
 }
+
+void tide_handles_reserve_predefined(void)
+{
+    /* index 0 is each kind's null handle; then the predefined objects */
+    tide_handle_reserve(TIDE_KIND_COMM, 3);
+    tide_handle_reserve(TIDE_KIND_GROUP, 2);
+    tide_handle_reserve(TIDE_KIND_DATATYPE, 1);
+    tide_handle_reserve(TIDE_KIND_OP, TIDE_BUILTIN_OP_COUNT);
+    tide_handle_reserve(TIDE_KIND_ERRHANDLER, 3);
+    tide_handle_reserve(TIDE_KIND_REQUEST, 1);
+    tide_handle_reserve(TIDE_KIND_INFO, 2);
+    tide_handle_reserve(TIDE_KIND_WIN, 1);
+    tide_handle_reserve(TIDE_KIND_FILE, 1);
+    tide_handle_reserve(TIDE_KIND_MESSAGE, 2);
+    tide_handle_reserve(TIDE_KIND_KEYVAL, TIDE_BUILTIN_KEYVAL_COUNT);
+}

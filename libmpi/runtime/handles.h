@@ -38,6 +38,8 @@ void tide_handle_reserve(int kind, unsigned first);
 int tide_handle_alloc(int kind, void *obj);
 void tide_handle_release(int handle);
 size_t tide_handle_live(int kind);
+/* Keep the indices of every kind's null and predefined handles out of allocation. */
+void tide_handles_reserve_predefined(void);
 
 /* Look up: NULL unless h is a live handle of this kind. */
 static inline void *tide_handle_get(int kind, int h)

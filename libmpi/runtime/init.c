@@ -115,6 +115,7 @@ static int init_common(int required, int *provided, const char *fn)
     tide_config_load(NULL, err, sizeof err);
     read_tuning();
     tide.main_thread = pthread_self();
+    tide_handles_reserve_predefined();
     tide_errhandler_init();
     if (identify(err, sizeof err) != 0) {
         fprintf(stderr, "%s: cannot join the job: %s\n", fn, err);

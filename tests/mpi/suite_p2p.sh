@@ -1,0 +1,23 @@
+# suite_p2p.sh: point-to-point messaging, on every transport on its own.
+
+p2p_all() {
+    tag=$1
+    shift
+    tcase p2p.$tag.modes.2 -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_modes
+    tcase p2p.$tag.modes.3 -t 180 -- "$@" $MPIEXEC -n 3 $TB/p2p_modes
+    tcase p2p.$tag.order -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_order
+    tcase p2p.$tag.sync -- "$@" $MPIEXEC -n 2 $TB/p2p_sync
+    tcase p2p.$tag.cancel -- "$@" $MPIEXEC -n 2 $TB/p2p_cancel
+    tcase p2p.$tag.persistent -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_persistent
+    tcase p2p.$tag.completion -- "$@" $MPIEXEC -n 3 $TB/p2p_completion
+    tcase p2p.$tag.errors -- "$@" $MPIEXEC -n 3 $TB/p2p_errors
+    tcase p2p.$tag.probe -- "$@" $MPIEXEC -n 3 $TB/p2p_probe
+    tcase p2p.$tag.sendrecv -- "$@" $MPIEXEC -n 4 $TB/p2p_sendrecv
+    tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
+}
+
+p2p_all default env
+p2p_all tcp env TIDE_TRANSPORTS=tcp,self
+p2p_all nocma env TIDE_SHM_CMA=0
+p2p_all nodes env TIDE_SIM_NODES=2
+tcase p2p.singleton -- $TB/p2p_cancel
