@@ -23,10 +23,8 @@ struct tide_attr_list;
 struct tide_dt_program; /* engine-private */
 
 struct tide_datatype {
-    int handle;            /* MPI_DATATYPE_NULL for internal types without one */
+    int handle;
     int refcount;          /* user handle + pending operations + types built on it */
-    int urefs;             /* how many of those are user handle references (the
-                              handle resolves while this is > 0) */
     bool predefined;
     bool committed;
     bool contig;           /* count elements form one run of count*size bytes at
@@ -38,15 +36,7 @@ struct tide_datatype {
     int base;              /* index of the one predefined type the type map is made
                               of (see tide_datatype_base), or 0 if mixed */
     size_t nbase;          /* how many of it one element holds */
-    bool has_lb, has_ub;   /* explicit lower/upper bound markers (MPI_LB/MPI_UB,
-                              resized types) in the type map */
-    size_t align;          /* largest alignment of the basic types it holds */
-    struct tide_dt_program *prog;  /* the engine program (built at commit) */
-    struct tide_dt_program *tprog; /* per-basic-type program (external32,
-                                      element counts), built when first needed */
-    struct tide_datatype *inner;   /* subarray/darray/F90 types: the equivalent
-                                      type they are implemented by */
-    struct tide_datatype **olds;   /* the objects of `types` (held references) */
+    struct tide_dt_program *prog;
     struct tide_attr_list *attrs;
     char name[MPI_MAX_OBJECT_NAME];
     /* constructor arguments, for MPI_Type_get_envelope/contents */
@@ -78,14 +68,6 @@ bool tide_datatype_base(const struct tide_datatype *dt, int *base, size_t *n);
  * of this type hold; MPI_UNDEFINED if nbytes ends inside a predefined
  * element. */
 MPI_Count tide_datatype_elements(const struct tide_datatype *dt, MPI_Count nbytes);
-/* The inverse (MPI_Status_set_elements): how many packed bytes the first
- * `elements` predefined elements of a stream of this type take; -1 if the
- * type holds no elements and elements > 0. */
-MPI_Count tide_datatype_elements_bytes(const struct tide_datatype *dt, MPI_Count elements);
-
-/* Make sure the engine program exists (types used without commit by
- * internal code); 0 or an MPI error class. Committed types have one. */
-int tide_datatype_prepare(struct tide_datatype *dt);
 
 /* ---- The convertor ---- */
 
@@ -95,12 +77,11 @@ struct tide_convertor {
     size_t count;
     size_t total;         /* count * dt->size bytes */
     size_t pos;           /* current byte offset in the packed stream */
-    /* engine cursor (private to datatype/): where the last call stopped,
-     * so the next call at that position resumes without a search */
-    size_t elem;          /* position (pos) the cursor below is valid for, or SIZE_MAX */
-    size_t elem_off;      /* byte offset inside the current leaf block */
-    uint32_t pc;          /* depth of the saved cursor (0: none) */
-    size_t loop[8];       /* loop indices of the saved cursor, outermost first */
+    /* engine cursor (private to datatype/) */
+    size_t elem;          /* current element */
+    size_t elem_off;      /* byte offset inside the current element's packed form */
+    uint32_t pc;          /* engine program counter */
+    size_t loop[8];       /* loop counters of nested program loops */
 };
 
 void tide_conv_init(struct tide_convertor *cv, struct tide_datatype *dt, size_t count, const void *buf);
@@ -115,13 +96,6 @@ size_t tide_conv_unpack(struct tide_convertor *cv, const void *in, size_t len);
  * the number of iovecs filled; *bytes gets their total. */
 int tide_conv_iov(struct tide_convertor *cv, struct iovec *iov, int maxiov, size_t maxbytes,
                   size_t *bytes);
-
-/* The same walk over a type in memory as tide_conv_iov, without a
- * convertor: calls fn(addr, len, arg) for each contiguous piece of count
- * elements at buf, in type-map order (adjacent pieces merged); stops
- * early and returns fn's nonzero value if it returns one. */
-int tide_datatype_foreach(struct tide_datatype *dt, size_t count, const void *buf,
-                          int (*fn)(void *addr, size_t len, void *arg), void *arg);
 
 /* Module start/stop (predefined types). */
 int tide_datatype_init(void);
