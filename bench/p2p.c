@@ -1,0 +1,85 @@
+/*
+ * p2p.c: point-to-point latency, bandwidth and bidirectional bandwidth
+ * between ranks 0 and 1, in the manner of osu_latency / osu_bw /
+ * osu_bibw: ping-pong half round trip; a window of 64 nonblocking sends
+ * then an acknowledgement; both directions at once. Plain MPI, so it
+ * builds with any implementation. Usage: p2p lat|bw|bibw [maxbytes]
+ * Prints "size value" lines (microseconds or MB/s).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOW 64
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *mode = argc > 1 ? argv[1] : "lat";
+    long maxn = argc > 2 ? atol(argv[2]) : 4 << 20;
+    char *sbuf, *rbuf;
+    if (posix_memalign((void **)&sbuf, 4096, (size_t)maxn * WINDOW / 16 + (size_t)maxn + 4096) ||
+        posix_memalign((void **)&rbuf, 4096, (size_t)maxn * WINDOW / 16 + (size_t)maxn + 4096))
+        return 1;
+    memset(sbuf, 1, (size_t)maxn);
+    memset(rbuf, 0, (size_t)maxn);
+    MPI_Request req[2 * WINDOW];
+    int peer = 1 - rank;
+    for (long n = 0; n <= maxn; n = n ? n * 2 : 1) {
+        int iters = n <= 8192 ? 20000 : n <= 262144 ? 2000 : 200;
+        int skip = iters / 10;
+        if (strcmp(mode, "lat") == 0) {
+            double t0 = 0;
+            for (int i = 0; i < iters + skip; i++) {
+                if (i == skip)
+                    t0 = MPI_Wtime();
+                if (rank == 0) {
+                    MPI_Send(sbuf, (int)n, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+                    MPI_Recv(rbuf, (int)n, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else if (rank == 1) {
+                    MPI_Recv(rbuf, (int)n, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(sbuf, (int)n, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+                }
+            }
+            double t = (MPI_Wtime() - t0) * 1e6 / iters / 2;
+            if (rank == 0)
+                printf("%ld %.3f\n", n, t);
+        } else {
+            int bi = strcmp(mode, "bibw") == 0;
+            iters /= 10;
+            if (iters < 20)
+                iters = 20;
+            skip = 2;
+            double t0 = 0;
+            for (int i = 0; i < iters + skip; i++) {
+                if (i == skip)
+                    t0 = MPI_Wtime();
+                if (rank <= 1) {
+                    int k = 0;
+                    if (rank == 0 || bi)
+                        for (int w = 0; w < WINDOW; w++)
+                            MPI_Isend(sbuf, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
+                    if (rank == 1 || bi)
+                        for (int w = 0; w < WINDOW; w++)
+                            MPI_Irecv(rbuf, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
+                    MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+                    if (rank == 1)
+                        MPI_Send(sbuf, 0, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+                    else
+                        MPI_Recv(rbuf, 0, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                }
+            }
+            double t = MPI_Wtime() - t0;
+            double mb = (double)n * WINDOW * iters * (bi ? 2 : 1) / t / 1e6;
+            if (rank == 0)
+                printf("%ld %.1f\n", n, mb);
+        }
+    }
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return 0;
+}
