@@ -24,6 +24,8 @@ void tide_group_release(struct tide_group *g);
 /* Give the group a user handle (takes one reference). */
 int tide_group_handle(struct tide_group *g);
 struct tide_group *tide_group_get(MPI_Group h);
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL (group_ops.c). */
+int tide_group_compare(const struct tide_group *a, const struct tide_group *b);
 /* Rank of proc in g, or MPI_UNDEFINED. */
 int tide_group_rank_of(const struct tide_group *g, const struct tide_proc *p);
 

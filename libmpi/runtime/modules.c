@@ -5,6 +5,8 @@
 #include "runtime/state.h"
 #include "client.h"
 #include "datatype/datatype.h"
+#include "op/op.h"
+#include "runtime/info.h"
 #include "pt2pt/bsend.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -17,6 +19,10 @@ int tide_modules_init(char *err, size_t errlen)
 {
     if (tide_datatype_init() != 0) {
         snprintf(err, errlen, "cannot set up the predefined datatypes");
+        return -1;
+    }
+    if (tide_op_init() != 0 || tide_info_init() != 0) {
+        snprintf(err, errlen, "cannot set up the predefined operations and info objects");
         return -1;
     }
     if (tide_pt2pt_init(err, errlen) != 0)
@@ -55,5 +61,7 @@ void tide_modules_quiesce(void)
 void tide_modules_finalize(void)
 {
     tide_pt2pt_finalize();
+    tide_info_finalize();
+    tide_op_finalize();
     tide_datatype_finalize();
 }
