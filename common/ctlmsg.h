@@ -40,6 +40,23 @@ enum tide_ctl_type {
     TIDE_CTL_DMODEX_RESP = 13,
     /* tided -> mpiexec: u32 jobid, u32 rank, str message (a log line to print) */
     TIDE_CTL_NOTICE = 14,
+    /* tided -> mpiexec: u32 reqid, str parent nspace, u32 parent rank,
+     * u32 napps, then per app: str cmd, strv argv, strv env, str wdir
+     * (absent: inherit), u32 maxprocs, str host, str path, str soft */
+    TIDE_CTL_SPAWN = 15,
+    /* mpiexec -> tided: u32 reqid, i32 status (0 ok), str nspace or message,
+     * u32 nprocs started */
+    TIDE_CTL_SPAWN_RESULT = 16,
+    /* tided -> mpiexec: u32 reqid, str nspace, u32 rank, u32 n, then n
+     * (str service, str port) */
+    TIDE_CTL_PUBLISH = 17,
+    /* tided -> mpiexec: u32 reqid, str nspace, u32 rank, u32 wait, u32 n, n str services */
+    TIDE_CTL_LOOKUP = 18,
+    /* tided -> mpiexec: u32 reqid, str nspace, u32 rank, u32 n, n str services */
+    TIDE_CTL_UNPUBLISH = 19,
+    /* mpiexec -> tided: u32 reqid, i32 status (tide_name_status), u32 n, then n
+     * (str service, str port, str publisher nspace, u32 publisher rank) */
+    TIDE_CTL_NAME_RESULT = 20,
     TIDE_CTL_TYPE_MAX
 };
 
@@ -47,6 +64,15 @@ enum tide_exit_how {
     TIDE_EXIT_NORMAL = 0,     /* code = exit status */
     TIDE_EXIT_SIGNALED = 1,   /* code = signal number */
     TIDE_EXIT_EXEC_FAILED = 2 /* code = errno of the failed exec/chdir */
+};
+
+enum tide_name_status {
+    TIDE_NAME_OK = 0,
+    TIDE_NAME_NOT_FOUND = 1,
+    TIDE_NAME_DUPLICATE = 2,
+    TIDE_NAME_NOT_OWNER = 3,
+    TIDE_NAME_BAD = 4,        /* malformed or too long */
+    TIDE_NAME_UNREACHABLE = 5 /* the name service cannot be reached */
 };
 
 #define TIDE_ALL_JOBS 0xffffffffu

@@ -173,6 +173,8 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_FENCE_RELEASE: fence_release(r); break;
     case TIDE_CTL_DMODEX_REQ: dmodex_serve(r); break;
     case TIDE_CTL_DMODEX_RESP: dmodex_answer(r); break;
+    case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(r); break;
+    case TIDE_CTL_NAME_RESULT: dpm_name_result(r); break;
     default: tide_error("ignoring unknown control message %u from mpiexec", type); break;
     }
 }
@@ -185,6 +187,7 @@ static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
     tide_channel_free(tided.hub);
     tided.hub = NULL;
     tided.hub_lost = true;
+    dpm_fail_all();
     tided_shutdown(1);
 }
 

@@ -205,6 +205,7 @@ int pmix_host_init(char *err, size_t errlen)
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tided.pmix_dir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
+    dpm_host_register(&tided_module);
     pmix_status_t rc = PMIx_server_init(&tided_module, info, 4);
     for (int i = 0; i < 4; i++)
         PMIX_INFO_DESTRUCT(&info[i]);

@@ -122,6 +122,12 @@ void dmodex_serve(struct tide_rbuf *r);
 void dmodex_answer(struct tide_rbuf *r);
 void fence_fail_all(void);
 
+/* dpm_host.c: spawn and names, relayed to mpiexec */
+void dpm_host_register(pmix_server_module_t *m);
+void dpm_spawn_result(struct tide_rbuf *r);
+void dpm_name_result(struct tide_rbuf *r);
+void dpm_fail_all(void);
+
 /* tided_main.c */
 void tided_shutdown(int status);
 void tided_maybe_exit(void);

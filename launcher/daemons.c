@@ -110,6 +110,20 @@ void daemons_kill_jobs(int sig)
     }
 }
 
+void daemons_kill_job(uint32_t jobid, int sig)
+{
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *d = &mx.daemons[n];
+        if (!d->ch || d->gone)
+            continue;
+        struct tide_wbuf w;
+        tide_wire_begin(&w, TIDE_CTL_KILL);
+        tide_wire_put_u32(&w, jobid);
+        tide_wire_put_i32(&w, sig);
+        tide_channel_send(d->ch, &w);
+    }
+}
+
 void daemons_shutdown(void)
 {
     for (int n = 0; n < mx.nnodes; n++) {

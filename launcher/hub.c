@@ -46,13 +46,24 @@ static void on_launched(struct mdaemon *d, struct tide_rbuf *r)
     struct mjob *job = mjob_find(jobid);
     if (job)
         job->launch_reports++;
-    if (status != 0) {
+    if (status != 0 && job && (job->desc.flags & TIDE_JOB_SPAWNED)) {
+        /* a spawned job that cannot start: its parent gets the error */
+        job->launch_failed = true;
+        if (!job->launch_error && msg) {
+            char text[1024];
+            snprintf(text, sizeof text, "%s (on %s)", msg, d->host);
+            job->launch_error = strdup(text);
+        }
+        daemons_kill_job(job->desc.jobid, SIGKILL);
+    } else if (status != 0) {
         if (job)
             job->launch_failed = true;
         if (mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: %s (on %s)\n", msg ? msg : "launch failed", d->host);
         mpiexec_end_job(END_LAUNCH_FAILED, msg && strstr(msg, "cannot execute") ? 127 : 1);
     }
+    if (job)
+        spawn_launch_report(job);
     free(msg);
 }
 
@@ -95,6 +106,16 @@ static void on_exit_msg(struct tide_rbuf *r)
     rk->connected = connected;
     rk->finalized = finalized;
     job->nexited++;
+    if (job->nexited == job->desc.nprocs) {
+        job->ended = true;
+        names_job_ended(job->desc.nspace);
+        for (int k = 0; k < job->desc.nprocs; k++)
+            mx.used[job->desc.rank_node[k]]--;
+    }
+    if (job->launch_failed && (job->desc.flags & TIDE_JOB_SPAWNED)) {
+        mpiexec_check_done(); /* a spawn that failed: its parent was told */
+        return;
+    }
     const char *host = rank_host(job, (int)rank);
     char who[64];
     if (job->desc.jobid == 0)
@@ -397,6 +418,10 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_DMODEX_REQ: on_dmodex_req(d, r); break;
     case TIDE_CTL_DMODEX_RESP: on_dmodex_resp(r); break;
     case TIDE_CTL_NOTICE: on_notice(r); break;
+    case TIDE_CTL_SPAWN: spawn_on_request(d, r); break;
+    case TIDE_CTL_PUBLISH: names_on_publish(d, r); break;
+    case TIDE_CTL_LOOKUP: names_on_lookup(d, r); break;
+    case TIDE_CTL_UNPUBLISH: names_on_unpublish(d, r); break;
     default: tide_error("ignoring unknown message %u from node %d", type, d->node); break;
     }
 }
@@ -407,6 +432,7 @@ void hub_on_close(struct tide_channel *ch, const char *why, void *arg)
     d->gone = true;
     tide_channel_free(ch);
     d->ch = NULL;
+    names_daemon_lost(d);
     fences_node_lost(d->node);
     /* ranks on that node can no longer report: count them as ended */
     bool lost_ranks = false;

@@ -33,8 +33,8 @@ static int is_exec_file(const char *path)
 
 /* Resolve an executable as the shell would (relative names with a slash
  * against the working directory, bare names along PATH). */
-static int resolve_exe(const char *name, const char *wdir, char *out, size_t outlen, char *err,
-                       size_t errlen)
+int job_resolve_exe(const char *name, const char *wdir, const char *search, char *out, size_t outlen,
+                    char *err, size_t errlen)
 {
     if (strchr(name, '/')) {
         char cand[PATH_MAX];
@@ -58,6 +58,11 @@ static int resolve_exe(const char *name, const char *wdir, char *out, size_t out
     const char *path = getenv("PATH");
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";
+    char both[8192];
+    if (search && *search) {
+        snprintf(both, sizeof both, "%s:%s", search, path);
+        path = both;
+    }
     char **dirs = tide_argv_split(path, ':');
     int found = -ENOENT;
     for (size_t i = 0; dirs[i]; i++) {
@@ -81,7 +86,7 @@ static int resolve_exe(const char *name, const char *wdir, char *out, size_t out
     return 0;
 }
 
-static int check_wdir(const char *wdir, char *err, size_t errlen)
+int job_check_wdir(const char *wdir, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(wdir, &st) != 0) {
@@ -99,7 +104,8 @@ static int check_wdir(const char *wdir, char *err, size_t errlen)
     return 0;
 }
 
-int job_build_primary(struct mjob **out, char *err, size_t errlen)
+int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
+              struct mjob **out, char *err, size_t errlen)
 {
     struct mjob *job = calloc(1, sizeof *job);
     if (!job) {
@@ -111,15 +117,16 @@ int job_build_primary(struct mjob **out, char *err, size_t errlen)
     char ns[256];
     snprintf(ns, sizeof ns, "%s.%u", mx.nspace_base, d->jobid);
     d->nspace = strdup(ns);
-    d->napps = mx.opts.napps;
-    d->apps = calloc((size_t)d->napps, sizeof *d->apps);
+    d->napps = napps;
+    d->apps = calloc((size_t)napps, sizeof *d->apps);
     int rank = 0;
-    for (int a = 0; a < d->napps; a++) {
-        struct tide_app *src = &mx.opts.apps[a], *app = &d->apps[a];
-        if (src->wdir && check_wdir(src->wdir, err, errlen) != 0)
+    for (int a = 0; a < napps; a++) {
+        const struct job_app_spec *src = &specs[a];
+        struct tide_app *app = &d->apps[a];
+        if (src->wdir && job_check_wdir(src->wdir, err, errlen) != 0)
             goto fail;
         char exe[PATH_MAX];
-        if (resolve_exe(src->exe, src->wdir, exe, sizeof exe, err, errlen) != 0)
+        if (job_resolve_exe(src->exe, src->wdir, src->path, exe, sizeof exe, err, errlen) != 0)
             goto fail;
         if ((long)rank + src->np > TIDE_JOB_MAX_PROCS) {
             snprintf(err, errlen, "too many processes (at most %d)", TIDE_JOB_MAX_PROCS);
@@ -131,11 +138,13 @@ int job_build_primary(struct mjob **out, char *err, size_t errlen)
         app->exe = strdup(exe);
         app->argv = tide_argv_copy(src->argv);
         app->env = tide_argv_copy(mx.opts.global_env);
-        for (size_t i = 0; src->env[i]; i++) {
+        for (size_t i = 0; src->env && src->env[i]; i++) {
             char *kv = strdup(src->env[i]);
             char *eq = strchr(kv, '=');
-            *eq = '\0';
-            tide_env_set(&app->env, kv, eq + 1);
+            if (eq) {
+                *eq = '\0';
+                tide_env_set(&app->env, kv, eq + 1);
+            }
             free(kv);
         }
         app->wdir = src->wdir ? realpath(src->wdir, NULL) : NULL;
@@ -149,7 +158,7 @@ int job_build_primary(struct mjob **out, char *err, size_t errlen)
     int total_slots = 0;
     for (int n = 0; n < mx.nnodes; n++)
         total_slots += mx.slots[n];
-    bool over = mx.opts.oversubscribe != 0 && (mx.opts.oversubscribe == 1 || tide_config_int("oversubscribe"));
+    bool over = tide_config_int("oversubscribe") != 0;
     if (jobmap_by_slot(d->nprocs, mx.nnodes, mx.slots, mx.used, over, d->rank_node, err, errlen) != 0)
         goto fail;
     d->universe_size = mx.opts.universe_size > 0 ? mx.opts.universe_size : total_slots;
@@ -158,15 +167,40 @@ int job_build_primary(struct mjob **out, char *err, size_t errlen)
     if (mx.opts.tag_output)
         d->flags |= TIDE_JOB_TAG_OUTPUT;
     d->parent_rank = -1;
+    if (parent) {
+        d->flags |= TIDE_JOB_SPAWNED;
+        d->parent_nspace = strdup(parent->nspace);
+        d->parent_rank = (int)parent->rank;
+    }
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
     job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
     *out = job;
     return 0;
 fail:
+    mx.next_jobid--;
     tide_job_free(&job->desc);
     free(job);
     return -1;
+}
+
+int job_build_primary(struct mjob **out, char *err, size_t errlen)
+{
+    struct job_app_spec *specs = calloc((size_t)mx.opts.napps, sizeof *specs);
+    if (!specs) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int a = 0; a < mx.opts.napps; a++) {
+        specs[a].np = mx.opts.apps[a].np;
+        specs[a].exe = mx.opts.apps[a].exe;
+        specs[a].argv = mx.opts.apps[a].argv;
+        specs[a].env = mx.opts.apps[a].env;
+        specs[a].wdir = mx.opts.apps[a].wdir;
+    }
+    int rc = job_build(specs, mx.opts.napps, NULL, out, err, errlen);
+    free(specs);
+    return rc;
 }
 
 int job_launch(struct mjob *job)

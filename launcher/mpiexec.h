@@ -41,6 +41,10 @@ struct mjob {
     int nexited;
     int launch_reports;   /* LAUNCHED messages received */
     bool launch_failed;
+    bool ended;           /* every rank has exited */
+    struct mdaemon *spawn_daemon; /* a spawned job: who asked, to answer when launched */
+    uint32_t spawn_reqid;
+    char *launch_error;
     struct mjob *next;
 };
 
@@ -84,6 +88,7 @@ extern struct mpiexec mx;
 /* daemons.c */
 int daemons_start(char *err, size_t errlen);
 void daemons_kill_jobs(int sig);
+void daemons_kill_job(uint32_t jobid, int sig);
 void daemons_shutdown(void);
 void daemons_reap(void);
 bool daemons_all_gone(void);
@@ -96,9 +101,37 @@ struct mjob *mjob_find_nspace(const char *nspace);
 struct mjob *mjob_find(uint32_t jobid);
 
 /* jobs.c */
+struct job_app_spec {
+    int np;
+    const char *exe;   /* as given: resolved against wdir, path and PATH */
+    char **argv;
+    char **env;
+    const char *wdir;
+    const char *path;  /* extra directories to search (spawn's "path" key) */
+};
+struct job_parent {
+    const char *nspace;
+    uint32_t rank;
+};
+int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
+              struct mjob **out, char *err, size_t errlen);
 int job_build_primary(struct mjob **out, char *err, size_t errlen);
+int job_resolve_exe(const char *name, const char *wdir, const char *search, char *out, size_t outlen,
+                    char *err, size_t errlen);
+int job_check_wdir(const char *wdir, char *err, size_t errlen);
 int job_launch(struct mjob *job);
 bool jobs_all_done(void);
+
+/* spawn.c */
+void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r);
+void spawn_launch_report(struct mjob *job);
+
+/* names.c */
+void names_on_publish(struct mdaemon *d, struct tide_rbuf *r);
+void names_on_lookup(struct mdaemon *d, struct tide_rbuf *r);
+void names_on_unpublish(struct mdaemon *d, struct tide_rbuf *r);
+void names_job_ended(const char *nspace);
+void names_daemon_lost(struct mdaemon *d);
 
 /* output.c */
 void output_write(struct mjob *job, int rank, int stream, const void *data, size_t len);
