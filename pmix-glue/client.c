@@ -224,3 +224,91 @@ int tide_pmix_on_failure(tide_pmix_failure_fn fn)
     PMIx_Register_event_handler(codes, 2, NULL, 0, failure_event, NULL, NULL);
     return 0;
 }
+
+/* ---- dynamic processes ---- */
+
+int tide_pmix_spawn(const struct tide_spawn_app *a, int napps, char *nspace, size_t len)
+{
+    pmix_app_t *apps;
+    PMIX_APP_CREATE(apps, (size_t)napps);
+    for (int i = 0; i < napps; i++) {
+        apps[i].cmd = strdup(a[i].cmd);
+        size_t n = 0;
+        while (a[i].argv && a[i].argv[n])
+            n++;
+        apps[i].argv = calloc(n + 1, sizeof(char *));
+        for (size_t k = 0; k < n; k++)
+            apps[i].argv[k] = strdup(a[i].argv[k]);
+        n = 0;
+        while (a[i].env && a[i].env[n])
+            n++;
+        apps[i].env = calloc(n + 1, sizeof(char *));
+        for (size_t k = 0; k < n; k++)
+            apps[i].env[k] = strdup(a[i].env[k]);
+        if (a[i].wdir)
+            apps[i].cwd = strdup(a[i].wdir);
+        apps[i].maxprocs = a[i].maxprocs;
+        size_t ninfo = (a[i].host != NULL) + (a[i].path != NULL) + (a[i].soft != NULL);
+        if (ninfo) {
+            PMIX_INFO_CREATE(apps[i].info, ninfo);
+            apps[i].ninfo = ninfo;
+            size_t k = 0;
+            if (a[i].host)
+                PMIX_INFO_LOAD(&apps[i].info[k++], PMIX_HOST, a[i].host, PMIX_STRING);
+            if (a[i].path)
+                PMIX_INFO_LOAD(&apps[i].info[k++], "tide.path", a[i].path, PMIX_STRING);
+            if (a[i].soft)
+                PMIX_INFO_LOAD(&apps[i].info[k++], "tide.soft", a[i].soft, PMIX_STRING);
+        }
+    }
+    pmix_nspace_t ns;
+    pmix_status_t rc = PMIx_Spawn(NULL, 0, apps, (size_t)napps, ns);
+    PMIX_APP_FREE(apps, (size_t)napps);
+    if (rc != PMIX_SUCCESS)
+        return -1;
+    snprintf(nspace, len, "%s", ns);
+    return 0;
+}
+
+static int name_status(pmix_status_t rc)
+{
+    switch (rc) {
+    case PMIX_SUCCESS: return TIDE_PMIX_NAME_OK;
+    case PMIX_ERR_NOT_FOUND: return TIDE_PMIX_NAME_NOT_FOUND;
+    case PMIX_ERR_DUPLICATE_KEY: return TIDE_PMIX_NAME_DUPLICATE;
+    case PMIX_ERR_NO_PERMISSIONS: return TIDE_PMIX_NAME_NOT_OWNER;
+    default: return TIDE_PMIX_NAME_ERROR;
+    }
+}
+
+int tide_pmix_publish(const char *service, const char *port)
+{
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, service, port, PMIX_STRING);
+    pmix_status_t rc = PMIx_Publish(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return name_status(rc);
+}
+
+int tide_pmix_lookup(const char *service, char *port, size_t len)
+{
+    pmix_pdata_t pd;
+    PMIX_PDATA_CONSTRUCT(&pd);
+    PMIX_LOAD_KEY(pd.key, service);
+    pmix_status_t rc = PMIx_Lookup(&pd, 1, NULL, 0);
+    int st = name_status(rc);
+    if (st == TIDE_PMIX_NAME_OK) {
+        if (pd.value.type == PMIX_STRING && pd.value.data.string)
+            snprintf(port, len, "%s", pd.value.data.string);
+        else
+            st = TIDE_PMIX_NAME_NOT_FOUND;
+    }
+    PMIX_PDATA_DESTRUCT(&pd);
+    return st;
+}
+
+int tide_pmix_unpublish(const char *service)
+{
+    char *keys[2] = {(char *)service, NULL};
+    return name_status(PMIx_Unpublish(keys, NULL, 0));
+}

@@ -50,4 +50,28 @@ int tide_pmix_on_failure(tide_pmix_failure_fn fn);
 
 #define TIDE_PMIX_WILDCARD UINT32_MAX
 
+
+
+/* ---- dynamic processes ---- */
+struct tide_spawn_app {
+    const char *cmd;
+    char **argv;      /* argv[0] included */
+    char **env;       /* NAME=VALUE for the children */
+    int maxprocs;
+    const char *wdir, *host, *path, *soft;
+};
+/* PMIx_Spawn; on success nspace gets the new job's namespace. */
+int tide_pmix_spawn(const struct tide_spawn_app *apps, int napps, char *nspace, size_t len);
+
+enum tide_pmix_name_status {
+    TIDE_PMIX_NAME_OK = 0,
+    TIDE_PMIX_NAME_NOT_FOUND,
+    TIDE_PMIX_NAME_DUPLICATE,
+    TIDE_PMIX_NAME_NOT_OWNER,
+    TIDE_PMIX_NAME_ERROR,
+};
+int tide_pmix_publish(const char *service, const char *port);
+int tide_pmix_lookup(const char *service, char *port, size_t len);
+int tide_pmix_unpublish(const char *service);
+
 #endif

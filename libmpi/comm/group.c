@@ -29,11 +29,11 @@ struct tide_group *tide_group_new(int n, struct tide_proc *const *procs)
     g->refcount = 1;
     g->handle = MPI_GROUP_NULL;
     g->rank = MPI_UNDEFINED;
-    for (int i = 0; i < n; i++)
-        if (procs[i] == tide.me) {
+    for (int i = 0; i < n; i++) {
+        procs[i]->ngroups++;
+        if (procs[i] == tide.me && g->rank == MPI_UNDEFINED)
             g->rank = i;
-            break;
-        }
+    }
     return g;
 }
 
@@ -50,6 +50,8 @@ void tide_group_release(struct tide_group *g)
         return;
     if (g->handle != MPI_GROUP_NULL)
         tide_handle_release(g->handle);
+    for (int i = 0; i < g->size; i++)
+        g->procs[i]->ngroups--;
     free(g->procs);
     free(g);
 }

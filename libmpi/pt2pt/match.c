@@ -167,6 +167,16 @@ struct tide_unexpected *tide_match_take_by_sender(struct tide_matchq *q, struct 
     return NULL;
 }
 
+void tide_match_remove(struct tide_matchq *q, struct tide_unexpected *u)
+{
+    struct tide_unexpected *prev = NULL;
+    for (struct tide_unexpected *x = q->uq_head; x; prev = x, x = x->next)
+        if (x == u) {
+            unlink_unexpected(q, prev, u);
+            return;
+        }
+}
+
 /* Small unexpected messages come from a free list of fixed-size blocks,
  * so a flood of small messages does not hammer malloc. */
 #define UQ_SMALL 4096

@@ -61,6 +61,8 @@ struct tide_unexpected *tide_match_find_unexpected(struct tide_matchq *q, int sr
 /* Remove an unexpected message from `from` with sender id sreq (cancel). */
 struct tide_unexpected *tide_match_take_by_sender(struct tide_matchq *q, struct tide_proc *from,
                                                   uint64_t sreq);
+/* Remove a given unexpected message (found by a scan). */
+void tide_match_remove(struct tide_matchq *q, struct tide_unexpected *u);
 struct tide_unexpected *tide_unexpected_new(size_t data_len);
 void tide_unexpected_free(struct tide_unexpected *u);
 

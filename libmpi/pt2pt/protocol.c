@@ -132,8 +132,9 @@ static size_t copy_conv(struct tide_convertor *dst, struct tide_convertor *src, 
 
 /* ---- receive side ---- */
 
-static void recv_finish_status(struct tide_request *r, int src, int tag, size_t len)
+static void recv_finish_status(struct tide_request *r, struct tide_proc *from, int src, int tag, size_t len)
 {
+    r->proc = from;
     r->status.MPI_SOURCE = src;
     r->status.MPI_TAG = tag;
     size_t n = len < r->bytes ? len : r->bytes;
@@ -216,7 +217,7 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
                          int tag, uint64_t len, uint64_t sreq, const void *data, size_t data_len,
                          int niov)
 {
-    recv_finish_status(r, src, tag, len);
+    recv_finish_status(r, from, src, tag, len);
     size_t n = len < r->bytes ? len : r->bytes;
     if (type == TIDE_MSG_EAGER) {
         if (n)
@@ -265,7 +266,7 @@ void tide_recv_unexpected(struct tide_request *r, struct tide_unexpected *u)
 {
     if (u->self_sreq) {
         struct tide_request *s = u->self_sreq;
-        recv_finish_status(r, u->src, u->tag, u->len);
+        recv_finish_status(r, tide.me, u->src, u->tag, u->len);
         size_t n = u->len < r->bytes ? u->len : r->bytes;
         tide_conv_seek(&s->conv, 0);
         copy_conv(&r->conv, &s->conv, n);
@@ -375,7 +376,7 @@ static int send_to_self(struct tide_request *s)
         return tide_err(MPI_ERR_NO_MEM, "send: out of memory");
     struct tide_request *r = tide_match_take_posted(q, s->comm->rank, s->tag);
     if (r) {
-        recv_finish_status(r, s->comm->rank, s->tag, s->bytes);
+        recv_finish_status(r, tide.me, s->comm->rank, s->tag, s->bytes);
         size_t n = s->bytes < r->bytes ? s->bytes : r->bytes;
         copy_conv(&r->conv, &s->conv, n);
         tide_request_complete(r);

@@ -11,6 +11,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "transport/card.h"
+#include "dpm/dpm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,7 @@ int tide_modules_init(char *err, size_t errlen)
     }
     if (tide_pt2pt_init(err, errlen) != 0)
         return -1;
+    tide_dpm_init();
     return 0;
 }
 
@@ -41,6 +43,10 @@ int tide_modules_wireup(char *err, size_t errlen)
     }
     if (tide_pmix_fence(tide.tuning.modex_collect) != 0) {
         snprintf(err, errlen, "the start-up fence with the other ranks failed");
+        return -1;
+    }
+    if (tide_dpm_init_child() != MPI_SUCCESS) {
+        snprintf(err, errlen, "this spawned job could not connect to its parents");
         return -1;
     }
     return 0;
@@ -60,6 +66,7 @@ void tide_modules_quiesce(void)
 
 void tide_modules_finalize(void)
 {
+    tide_dpm_finalize();
     tide_pt2pt_finalize();
     tide_info_finalize();
     tide_op_finalize();

@@ -30,6 +30,7 @@ struct tide_proc {
     struct tide_pending *pend_head, *pend_tail;
     struct tide_proc *pend_next;  /* on the list of processes with pending messages */
     bool on_pend_list;
+    int ngroups;                  /* groups that hold it (transport state may go at 0) */
     struct tide_proc *hash_next;
 };
 

@@ -55,6 +55,8 @@ struct seg_header {
 #define SEG_AREAS_OFFSET 4096u
 
 struct shm_peer {
+    struct shm_peer *next; /* every segment we have mapped */
+    struct tide_proc *proc;
     uint8_t *base;
     size_t len;
     struct seg_header *hdr;
@@ -70,6 +72,8 @@ struct inbound {
     struct tide_proc *from;
     int slot;
 };
+
+static struct shm_peer *peers;
 
 static struct {
     uint8_t *base;
@@ -170,6 +174,16 @@ int tide_shm_init(char *err, size_t errlen)
 
 /* ---- attaching to a peer's segment ---- */
 
+static inline void ring_bell(struct shm_peer *peer)
+{
+    if (peer->bell_len && me.bell_fd >= 0) {
+        char b = 1;
+        sendto(me.bell_fd, &b, 1, MSG_DONTWAIT, (struct sockaddr *)&peer->bell, peer->bell_len);
+    }
+}
+
+
+
 static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card)
 {
     int fd = open(card->shm_path, O_RDWR | O_CLOEXEC);
@@ -232,8 +246,35 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
         memcpy(peer->bell.sun_path + 1, card->bell, bl);
         peer->bell_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + bl);
     }
-    (void)p;
+    peer->proc = p;
+    peer->next = peers;
+    peers = peer;
     return peer;
+}
+
+/* Stop sending to a peer: our ring in its segment is closed (it reuses the
+ * slot once drained) and the mapping goes. */
+static void detach(struct shm_peer *peer)
+{
+    atomic_store_explicit(&peer->prod.ctrl->state, 3, memory_order_release);
+    atomic_fetch_add(&peer->hdr->generation, 1);
+    if (atomic_load(&peer->hdr->sleeping))
+        ring_bell(peer);
+    munmap(peer->base, peer->len);
+    for (struct shm_peer **pp = &peers; *pp; pp = &(*pp)->next)
+        if (*pp == peer) {
+            *pp = peer->next;
+            break;
+        }
+    if (peer->proc && peer->proc->tx_state == peer)
+        peer->proc->tx_state = NULL;
+    free(peer);
+}
+
+static void shm_forget(struct tide_proc *p)
+{
+    if (p->tx == &tide_shm_transport && p->tx_state)
+        detach(p->tx_state);
 }
 
 static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
@@ -245,14 +286,6 @@ static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
         return false;
     p->tx_state = peer;
     return true;
-}
-
-static inline void ring_bell(struct shm_peer *peer)
-{
-    if (peer->bell_len && me.bell_fd >= 0) {
-        char b = 1;
-        sendto(me.bell_fd, &b, 1, MSG_DONTWAIT, (struct sockaddr *)&peer->bell, peer->bell_len);
-    }
 }
 
 static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
@@ -285,12 +318,26 @@ static long shm_get(struct tide_proc *p, const struct iovec *local, int nlocal, 
 
 /* ---- receiving ---- */
 
+static void deliver_ring(struct inbound *in, int max);
+
 static void scan_slots(void)
 {
     uint32_t gen = atomic_load_explicit(&me.hdr->generation, memory_order_acquire);
     if (gen == me.seen_gen)
         return;
     me.seen_gen = gen;
+    /* senders that closed their rings: deliver what is left, free the slot */
+    for (int i = 0; i < me.nin;) {
+        struct inbound *in = &me.in[i];
+        if (atomic_load_explicit(&in->cons.ctrl->state, memory_order_acquire) == 3) {
+            deliver_ring(in, 1 << 30);
+            atomic_store_explicit(&in->cons.ctrl->state, 0, memory_order_release);
+            me.tracked[in->slot] = false;
+            me.in[i] = me.in[--me.nin];
+            continue;
+        }
+        i++;
+    }
     for (uint32_t s = 0; s < me.nslots; s++) {
         if (me.tracked[s])
             continue;
@@ -312,27 +359,37 @@ static void scan_slots(void)
     }
 }
 
+static int deliver_ring_count(struct inbound *in, int max)
+{
+    int n = 0;
+    for (int k = 0; k < max; k++) {
+        size_t len;
+        const uint8_t *msg = tide_ring_peek(&in->cons, &len);
+        if (!msg)
+            break;
+        if (len >= sizeof(struct tide_hdr)) {
+            struct tide_hdr h;
+            memcpy(&h, msg, sizeof h);
+            tide_protocol_incoming(in->from, &h, msg + sizeof h, len - sizeof h);
+        }
+        tide_ring_release(&in->cons, len, 0);
+        n++;
+    }
+    return n;
+}
+
+static void deliver_ring(struct inbound *in, int max)
+{
+    deliver_ring_count(in, max);
+}
+
 static int shm_progress(void)
 {
     if (__builtin_expect(atomic_load_explicit(&me.hdr->generation, memory_order_relaxed) != me.seen_gen, 0))
         scan_slots();
     int n = 0;
-    for (int i = 0; i < me.nin; i++) {
-        struct inbound *in = &me.in[i];
-        for (int k = 0; k < 32; k++) {
-            size_t len;
-            const uint8_t *msg = tide_ring_peek(&in->cons, &len);
-            if (!msg)
-                break;
-            if (len >= sizeof(struct tide_hdr)) {
-                struct tide_hdr h;
-                memcpy(&h, msg, sizeof h);
-                tide_protocol_incoming(in->from, &h, msg + sizeof h, len - sizeof h);
-            }
-            tide_ring_release(&in->cons, len, 0);
-            n++;
-        }
-    }
+    for (int i = 0; i < me.nin; i++)
+        n += deliver_ring_count(&me.in[i], 32);
     return n;
 }
 
@@ -367,6 +424,8 @@ static void shm_block_finish(void)
 
 static void shm_finalize(void)
 {
+    while (peers)
+        detach(peers);
     if (me.base) {
         munmap(me.base, me.len);
         me.base = NULL;
@@ -394,4 +453,5 @@ struct tide_transport tide_shm_transport = {
     .block_prepare = shm_block_prepare,
     .block_finish = shm_block_finish,
     .finalize = shm_finalize,
+    .forget = shm_forget,
 };

@@ -811,6 +811,28 @@ static void tcp_finalize(void)
     tcp.nopen = 0;
 }
 
+static void tcp_forget(struct tide_proc *p)
+{
+    struct tcp_peer *tp = p->tcp_state;
+    if (!tp)
+        return;
+    if (tp->active) {
+        flush_queue(tp->active);
+        conn_close(tp->active);
+    }
+    if (tp->attempt)
+        conn_close(tp->attempt);
+    for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+        if (c->tp == tp) {
+            conn_close(c);
+            c->tp = NULL;
+        }
+    frames_free(tp->pre_head);
+    free(tp);
+    p->tcp_state = NULL;
+    reap_dead();
+}
+
 struct tide_transport tide_tcp_transport = {
     .name = "tcp",
     .eager_limit = 65536,
@@ -823,4 +845,5 @@ struct tide_transport tide_tcp_transport = {
     .block_prepare = tcp_block_prepare,
     .block_finish = NULL,
     .finalize = tcp_finalize,
+    .forget = tcp_forget,
 };

@@ -73,6 +73,8 @@ struct tide_transport {
     int (*block_prepare)(struct pollfd *fds, int max);
     void (*block_finish)(void);
     void (*finalize)(void);
+    /* Drop what is kept for p (it left through MPI_Comm_disconnect). */
+    void (*forget)(struct tide_proc *p);
 };
 
 /* The message layer's entry point for arriving messages. The payload is

@@ -1,0 +1,71 @@
+/*
+ * dpm.h: dynamic process management inside libmpi: ports, the bridge
+ * that joins two groups into an intercommunicator, spawn, names.
+ *
+ * Two groups meet through their leaders. The leaders talk point-to-point
+ * on a reserved context (TIDE_CONTEXT_DPM) over the ordinary transports,
+ * with each other's business card taken from the port name (connect/
+ * accept, possibly between separate mpiexec universes) or from PMIx
+ * (spawn). The leaders swap their groups' member lists (names and cards)
+ * and context-id masks, pick a context id free on both sides, and each
+ * broadcasts the result to its group; then everyone builds the same
+ * intercommunicator.
+ */
+#ifndef TIDE_DPM_H
+#define TIDE_DPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+struct tide_comm;
+struct tide_proc;
+
+#define TIDE_CONTEXT_DPM 4u
+#define TIDE_PORT_TOKEN_LEN 16
+
+/* A parsed port name. */
+struct tide_port {
+    char nspace[256];
+    uint32_t rank;
+    uint8_t token[TIDE_PORT_TOKEN_LEN];
+    char card[1024]; /* the owner's business card */
+};
+
+/* Encode/parse port names ("tide-port:..."); parse returns -1 if malformed. */
+int tide_port_format(const struct tide_port *p, char *out, size_t len);
+int tide_port_parse(const char *name, struct tide_port *p);
+/* Is this token one of our open ports (or an internal spawn port)? */
+int tide_port_is_open(const uint8_t token[TIDE_PORT_TOKEN_LEN]);
+/* Open an internal port (for spawn); returns its token. */
+void tide_port_open_internal(uint8_t token[TIDE_PORT_TOKEN_LEN]);
+void tide_port_close_token(const uint8_t token[TIDE_PORT_TOKEN_LEN]);
+int tide_port_tag(const uint8_t token[TIDE_PORT_TOKEN_LEN]);
+
+/* Connect/accept of comm's group (collective over comm). The root's port
+ * (and, for connect, the target) matter; timeout in seconds (<=0: none).
+ * pre_status (accept): an error the root already knows (a failed spawn):
+ * the group is told and nobody waits.
+ * On success *inter is the new intercommunicator. Returns an MPI error
+ * code (MPI_ERR_PORT for a bad/closed port or a timeout). */
+int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct tide_comm *comm, double timeout,
+                    int pre_status, struct tide_comm **inter, const char *fn);
+int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *comm, double timeout,
+                     struct tide_comm **inter, const char *fn);
+
+/* Make p reachable without PMIx: give it its card (from a port name or a
+ * member list). */
+void tide_dpm_set_card(struct tide_proc *p, const char *card);
+/* Drop transport state kept for p (after MPI_Comm_disconnect). */
+void tide_dpm_forget(struct tide_proc *p);
+
+/* Spawned side: connect to the parent during MPI_Init. */
+int tide_dpm_init_child(void);
+struct tide_comm *tide_dpm_parent(void);
+void tide_dpm_clear_parent(struct tide_comm *c);
+int tide_dpm_init(void);
+void tide_dpm_finalize(void);
+void tide_ports_finalize(void);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * join.c: MPI_Comm_join: two processes holding the ends of a connected
+ * socket become an intercommunicator. Over the socket each sends its
+ * name, business card and free context-id mask; both then pick the same
+ * context id and talk through the ordinary transports.
+ */
+#include "runtime/api.h"
+#include "comm/comm.h"
+#include "comm/context.h"
+#include "comm/group.h"
+#include "dpm/dpm.h"
+#include "fdutil.h"
+#include "runtime/errhandler.h"
+#include "runtime/proc.h"
+#include "transport/card.h"
+#include "wire.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define JOIN_MAGIC 0x4e494f4au /* "JOIN" */
+#define JOIN_WORDS 16
+
+static int read_timed(int fd, void *buf, size_t n, int timeout_ms)
+{
+    size_t got = 0;
+    while (got < n) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, timeout_ms);
+        if (r <= 0)
+            return -1;
+        ssize_t k = read(fd, (char *)buf + got, n - got);
+        if (k <= 0)
+            return -1;
+        got += (size_t)k;
+    }
+    return 0;
+}
+
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    TIDE_API_ENTER();
+    const char *fn = "MPI_Comm_join";
+    if (!intercomm)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: intercomm must not be NULL", fn);
+    if (fd < 0)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: invalid socket %d (argument fd)", fn, fd);
+    uint64_t mask[JOIN_WORDS];
+    tide_context_free_mask(mask, JOIN_WORDS);
+    struct tide_wbuf w;
+    tide_wire_begin(&w, 1);
+    tide_wire_put_u32(&w, JOIN_MAGIC);
+    tide_wire_put_str(&w, tide.nspace);
+    tide_wire_put_u32(&w, tide.rank);
+    tide_wire_put_str(&w, tide_card_text());
+    tide_wire_put_bytes(&w, mask, sizeof mask);
+    tide_wire_finish(&w);
+    int wrc = tide_write_all(fd, w.data, w.len);
+    tide_wire_free(&w);
+    if (wrc != 0)
+        return TIDE_ERR(MPI_ERR_OTHER, "%s: cannot write to the socket (argument fd)", fn);
+    uint8_t hdr[TIDE_WIRE_HEADER];
+    int timeout = 60000;
+    uint16_t type;
+    uint32_t len;
+    if (read_timed(fd, hdr, sizeof hdr, timeout) != 0 || tide_wire_header(hdr, &type, &len) != 0 || type != 1 ||
+        len > 8192)
+        return TIDE_ERR(MPI_ERR_OTHER, "%s: the other end did not answer with a join message", fn);
+    uint8_t *body = malloc(len ? len : 1);
+    if (!body || read_timed(fd, body, len, timeout) != 0) {
+        free(body);
+        return TIDE_ERR(MPI_ERR_OTHER, "%s: the join message was cut short", fn);
+    }
+    struct tide_rbuf r;
+    tide_wire_reader(&r, body, len);
+    uint32_t magic = tide_wire_get_u32(&r);
+    char *ns = tide_wire_get_str(&r);
+    uint32_t rank = tide_wire_get_u32(&r);
+    char *card = tide_wire_get_str(&r);
+    size_t ml;
+    const void *pm = tide_wire_get_bytes(&r, &ml);
+    int rc = MPI_SUCCESS;
+    if (magic != JOIN_MAGIC || !ns || !card || ml != sizeof mask || !tide_wire_done(&r))
+        rc = tide_err(MPI_ERR_OTHER, "%s: malformed join message", fn);
+    struct tide_proc *peer = rc ? NULL : tide_proc_get(ns, rank);
+    if (!rc && (!peer || peer == tide.me))
+        rc = tide_err(MPI_ERR_OTHER, "%s: the other end is this same process", fn);
+    uint32_t ctx = UINT32_MAX;
+    if (!rc) {
+        uint64_t both[JOIN_WORDS];
+        memcpy(both, pm, sizeof both);
+        for (int i = 0; i < JOIN_WORDS; i++)
+            both[i] &= mask[i];
+        ctx = tide_context_lowest(both, JOIN_WORDS);
+        if (ctx == UINT32_MAX)
+            rc = tide_err(MPI_ERR_OTHER, "%s: no context id is free on both sides", fn);
+    }
+    if (!rc) {
+        tide_dpm_set_card(peer, card);
+        struct tide_group *rg = tide_group_new(1, &peer);
+        tide_context_reserve(ctx);
+        struct tide_comm *ic = rg ? tide_comm_create(tide_comm_self->group, rg, ctx, MPI_COMM_NULL) : NULL;
+        tide_group_release(rg);
+        if (!ic) {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        } else {
+            tide_comm_retain(tide_comm_self);
+            ic->local_comm = tide_comm_self;
+            *intercomm = ic->handle;
+        }
+    }
+    free(ns);
+    free(card);
+    free(body);
+    return rc ? tide_raise(rc) : MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Comm_join)

@@ -1,0 +1,35 @@
+# suite_dpm.sh: dynamic processes: spawn, ports, connect/accept (also
+# between two mpiexec invocations), names, join, disconnect.
+
+DPM_TMP="$B/tests/dpm-tmp"
+rm -rf "$DPM_TMP"
+mkdir -p "$DPM_TMP"
+
+tcase dpm.spawn.1 -t 60 -out "1 children" -- $MPIEXEC -n 1 $TB/dpm_spawn 1
+tcase dpm.spawn.4 -t 60 -out "4 children" -- $MPIEXEC -n 2 $TB/dpm_spawn 4 1
+tcase dpm.spawn.16 -t 120 -out "16 children" -- $MPIEXEC -n 1 $TB/dpm_spawn 16
+tcase dpm.spawn.sim-nodes -t 60 -out "3 children" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 2 $TB/dpm_spawn 3
+tcase dpm.spawn-multiple -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_multiple "$DPM_TMP"
+tcase dpm.spawn-errors -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_errors
+tcase dpm.nested -t 60 -out "result 40" -- $MPIEXEC -n 1 $TB/dpm_nested
+tcase dpm.spawn-loop -t 300 -out "500 spawn/disconnect rounds" -- $MPIEXEC -n 1 $TB/dpm_spawn_loop 500
+tcase dpm.ports -t 60 -- $MPIEXEC -n 3 $TB/dpm_ports
+tcase dpm.names -t 60 -- $MPIEXEC -n 3 $TB/dpm_names
+tcase dpm.join -t 60 -- $MPIEXEC -n 2 $TB/dpm_join
+tcase dpm.child-crash -t 60 -rc 139 -err "killed by signal 11" -- $MPIEXEC -n 1 $TB/dpm_crash
+
+# the standard's client/server example, between two mpiexec jobs
+dpm_two_jobs() {
+    pf="$DPM_TMP/port.$$"
+    rm -f "$pf"
+    $MPIEXEC -n 3 $TB/dpm_server server "$pf" 1 2 > "$DPM_TMP/server.out" 2>&1 &
+    spid=$!
+    i=0
+    while [ ! -s "$pf" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$pf" ] || { echo "no port file"; kill $spid; return 1; }
+    $MPIEXEC -n 4 $TB/dpm_server client "$pf" 2 || { kill $spid; return 1; }
+    $MPIEXEC -n 2 $TB/dpm_server client "$pf" 0 || { kill $spid; return 1; }
+    wait $spid || return 1
+    grep -q "served 2 clients" "$DPM_TMP/server.out"
+}
+tcheck dpm.connect-two-jobs dpm_two_jobs
