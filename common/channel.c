@@ -125,17 +125,15 @@ void tide_channel_flush(struct tide_channel *ch)
         return;
     struct evbuffer *out = bufferevent_get_output(ch->bev);
     int fd = bufferevent_getfd(ch->bev);
-    while (evbuffer_get_length(out) > 0) {
+    for (int tries = 0; evbuffer_get_length(out) > 0 && tries < 100; tries++) {
         int n = evbuffer_write(out, fd);
-        if (n < 0) {
-            if (errno == EAGAIN || errno == EINTR) {
-                struct pollfd p = {.fd = fd, .events = POLLOUT};
-                if (poll(&p, 1, 1000) <= 0)
-                    break;
-                continue;
-            }
+        if (n > 0)
+            continue;
+        if (n < 0 && errno != EAGAIN && errno != EINTR)
             break;
-        }
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        if (poll(&p, 1, 100) <= 0 || (p.revents & (POLLERR | POLLHUP)))
+            break;
     }
 }
 

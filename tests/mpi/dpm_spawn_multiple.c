@@ -30,12 +30,13 @@ int main(int argc, char **argv)
         int rsize;
         MPI_Comm_remote_size(inter, &rsize);
         CHECK(rsize == 5, "remote size %d", rsize);
-        int ok = 0, total = 0;
-        for (int i = 0; i < 5; i++) {
+        int ok = 0, total = 0, rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        for (int i = 0; rank == 0 && i < 5; i++) {
             CHECK_OK(MPI_Recv(&ok, 1, MPI_INT, i, 0, inter, MPI_STATUS_IGNORE));
             total += ok;
         }
-        CHECK(total == 5, "%d children are happy", total);
+        CHECK(rank != 0 || total == 5, "%d children are happy", total);
         MPI_Info_free(&infos[0]);
         MPI_Info_free(&infos[1]);
         MPI_Comm_disconnect(&inter);

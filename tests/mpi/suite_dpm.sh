@@ -11,7 +11,7 @@ tcase dpm.spawn.16 -t 120 -out "16 children" -- $MPIEXEC -n 1 $TB/dpm_spawn 16
 tcase dpm.spawn.sim-nodes -t 60 -out "3 children" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 2 $TB/dpm_spawn 3
 tcase dpm.spawn-multiple -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_multiple "$DPM_TMP"
 tcase dpm.spawn-errors -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_errors
-tcase dpm.nested -t 60 -out "result 40" -- $MPIEXEC -n 1 $TB/dpm_nested
+tcase dpm.nested -t 60 -out "result 20" -- $MPIEXEC -n 1 $TB/dpm_nested
 tcase dpm.spawn-loop -t 300 -out "500 spawn/disconnect rounds" -- $MPIEXEC -n 1 $TB/dpm_spawn_loop 500
 tcase dpm.ports -t 60 -- $MPIEXEC -n 3 $TB/dpm_ports
 tcase dpm.names -t 60 -- $MPIEXEC -n 3 $TB/dpm_names
