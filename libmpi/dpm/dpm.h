@@ -64,6 +64,7 @@ void tide_dpm_forget(struct tide_proc *p);
 int tide_dpm_init_child(void);
 struct tide_comm *tide_dpm_parent(void);
 void tide_dpm_clear_parent(struct tide_comm *c);
+void tide_dpm_wait_singleton_runs(void);
 int tide_dpm_init(void);
 void tide_dpm_finalize(void);
 void tide_ports_finalize(void);

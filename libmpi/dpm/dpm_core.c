@@ -18,5 +18,6 @@ void tide_dpm_forget(struct tide_proc *p)
 
 void tide_dpm_finalize(void)
 {
+    tide_dpm_wait_singleton_runs();
     tide_ports_finalize();
 }

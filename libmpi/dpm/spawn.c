@@ -19,9 +19,14 @@
 #include "runtime/proc.h"
 #include "transport/card.h"
 
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static struct tide_comm *parent_comm;
 
@@ -105,12 +110,109 @@ static void hex(const uint8_t *b, size_t n, char *out)
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
+/* ---- spawning from a singleton ----
+ * A process started without mpiexec has no runtime to ask. It starts an
+ * mpiexec of its own for the children (a universe of their own, found
+ * next to this library) and gives them a port of its own to connect back
+ * to, so parents and children meet exactly as in connect/accept. */
+
+static pid_t *singleton_runs;
+static int nsingleton_runs;
+
+static int find_mpiexec(char *out, size_t len)
+{
+    const char *env = getenv("TIDE_MPIEXEC");
+    if (env && access(env, X_OK) == 0) {
+        snprintf(out, len, "%s", env);
+        return 0;
+    }
+    Dl_info di;
+    if (dladdr((void *)find_mpiexec, &di) && di.dli_fname) {
+        char lib[PATH_MAX];
+        if (realpath(di.dli_fname, lib)) {
+            char *dir = dirname(lib);
+            const char *rel[] = {"../bin/mpiexec", "../../bin/mpiexec"};
+            for (int i = 0; i < 2; i++) {
+                snprintf(out, len, "%s/%s", dir, rel[i]);
+                if (access(out, X_OK) == 0)
+                    return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+static int singleton_spawn(const struct tide_spawn_app *apps, int count, const char *tok, const char *fn)
+{
+    char mpiexec[PATH_MAX];
+    if (find_mpiexec(mpiexec, sizeof mpiexec) != 0)
+        return tide_err(MPI_ERR_SPAWN, "%s: cannot find Tide's mpiexec to start the processes (set TIDE_MPIEXEC)",
+                        fn);
+    struct tide_port p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.nspace, sizeof p.nspace, "%s", tide.nspace);
+    p.rank = tide.rank;
+    snprintf(p.card, sizeof p.card, "%s", tide_card_text());
+    for (int i = 0; i < TIDE_PORT_TOKEN_LEN; i++) {
+        unsigned v;
+        sscanf(tok + 2 * i, "%2x", &v);
+        p.token[i] = (uint8_t)v;
+    }
+    char port[MPI_MAX_PORT_NAME];
+    if (tide_port_format(&p, port, sizeof port) != 0)
+        return tide_err(MPI_ERR_SPAWN, "%s: internal error (port name)", fn);
+    char **argv = NULL;
+    tide_argv_append(&argv, mpiexec);
+    char kv[MPI_MAX_PORT_NAME + 64];
+    snprintf(kv, sizeof kv, "TIDE_SPAWN_PORT=%s", port);
+    tide_argv_append(&argv, "-x");
+    tide_argv_append(&argv, kv);
+    for (int i = 0; i < count; i++) {
+        if (i)
+            tide_argv_append(&argv, ":");
+        char n[16];
+        snprintf(n, sizeof n, "%d", apps[i].maxprocs);
+        tide_argv_append(&argv, "-n");
+        tide_argv_append(&argv, n);
+        if (apps[i].wdir) {
+            tide_argv_append(&argv, "--wdir");
+            tide_argv_append(&argv, apps[i].wdir);
+        }
+        for (size_t k = 0; apps[i].argv[k]; k++)
+            tide_argv_append(&argv, apps[i].argv[k]);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        tide_argv_free(argv);
+        return tide_err(MPI_ERR_SPAWN, "%s: fork failed", fn);
+    }
+    if (pid == 0) {
+        execv(mpiexec, argv);
+        _exit(127);
+    }
+    tide_argv_free(argv);
+    pid_t *nr = realloc(singleton_runs, (size_t)(nsingleton_runs + 1) * sizeof *nr);
+    if (nr) {
+        singleton_runs = nr;
+        singleton_runs[nsingleton_runs++] = pid;
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI_Finalize of a singleton: its children's mpiexecs end with them. */
+void tide_dpm_wait_singleton_runs(void)
+{
+    for (int i = 0; i < nsingleton_runs; i++)
+        waitpid(singleton_runs[i], NULL, 0);
+    free(singleton_runs);
+    singleton_runs = NULL;
+    nsingleton_runs = 0;
+}
+
 /* Root only: start the children. Returns MPI_SUCCESS or an error code. */
 static int root_spawn(int count, char *cmds[], char **argvs[], const int maxprocs[], const MPI_Info infos[],
                       const uint8_t token[TIDE_PORT_TOKEN_LEN], const char *fn)
 {
-    if (!tide.have_pmix)
-        return tide_err(MPI_ERR_SPAWN, "%s: this process was not started by mpiexec, so it cannot spawn", fn);
     struct tide_spawn_app *apps = calloc((size_t)count, sizeof *apps);
     struct app_keys *keys = calloc((size_t)count, sizeof *keys);
     char **envs[64];
@@ -158,7 +260,9 @@ static int root_spawn(int count, char *cmds[], char **argvs[], const int maxproc
         total += apps[i].maxprocs;
     if (rc == MPI_SUCCESS && total == 0)
         rc = tide_err(MPI_ERR_SPAWN, "%s: maxprocs is 0: nothing to spawn", fn);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && !tide.have_pmix) {
+        rc = singleton_spawn(apps, count, tok, fn);
+    } else if (rc == MPI_SUCCESS) {
         char ns[256];
         if (tide_pmix_spawn(apps, count, ns, sizeof ns) != 0)
             rc = tide_err(MPI_ERR_SPAWN,
@@ -255,6 +359,21 @@ TIDE_ALIAS(MPI_Comm_get_parent)
 /* In MPI_Init of a spawned job: join the parents. */
 int tide_dpm_init_child(void)
 {
+    const char *sport = getenv("TIDE_SPAWN_PORT");
+    if (sport) { /* started for a singleton: its port is in the environment */
+        struct tide_port sp;
+        if (tide_port_parse(sport, &sp) != 0)
+            return tide_err(MPI_ERR_SPAWN, "MPI_Init: malformed TIDE_SPAWN_PORT");
+        struct tide_comm *ic = NULL;
+        int rc = tide_dpm_connect(&sp, 0, tide_comm_world, (double)tide_config_int("connect_timeout"), &ic,
+                                  "MPI_Init (connecting to the parent process)");
+        if (rc)
+            return rc;
+        snprintf(ic->name, sizeof ic->name, "MPI_COMM_PARENT");
+        parent_comm = ic;
+        unsetenv("TIDE_SPAWN_PORT");
+        return MPI_SUCCESS;
+    }
     const char *tok = getenv("TIDE_SPAWN_TOKEN");
     if (!tide.spawned || !tok)
         return MPI_SUCCESS;
