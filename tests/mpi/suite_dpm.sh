@@ -33,3 +33,5 @@ dpm_two_jobs() {
     grep -q "served 2 clients" "$DPM_TMP/server.out"
 }
 tcheck dpm.connect-two-jobs dpm_two_jobs
+tcase dpm.manager-worker -t 60 -out "5 workers, result 328350" -- $MPIEXEC -n 1 --universe-size 6 $TB/dpm_manager
+tcase dpm.singleton-spawn -t 60 -out "2 children" -- $TB/dpm_spawn 2
