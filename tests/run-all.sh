@@ -7,6 +7,12 @@ B=${1:-$(pwd)}
 S=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 export B S
 export T_LOGDIR="$B/tests/logs"
+# a sanitizer build: libpmix and libevent keep some memory until exit
+if "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize; then
+    export LSAN_OPTIONS="suppressions=$S/tests/lsan.supp:print_suppressions=0"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
 rm -rf "$T_LOGDIR"
 . "$S/tests/lib.sh"
 
