@@ -39,7 +39,7 @@ mkdir -p "$B/tests/rt-wdir"
 tcase rt.wdir -- $MPIEXEC -n 2 --wdir "$B/tests/rt-wdir" $TB/rt_behave cwd "$B/tests/rt-wdir"
 tcase rt.exit-code -rc 7 -err "rank 1 .* exited with status 7" -- $MPIEXEC -n 3 $TB/rt_behave exit 1 7
 tcase rt.exit-code-nonmpi -rc 3 -- $MPIEXEC -n 2 sh -c 'exit 3'
-tcase rt.signal -t 30 -rc 139 -err "rank 2 \(pid [0-9]+\) on host .* killed by signal 11" -- \
+tcase rt.signal -t 30 -rc 139 -err "rank 2 \(pid [0-9]+\) on host .* killed by signal 11" -- env ASAN_OPTIONS=handle_segv=0 \
     $MPIEXEC -n 4 $TB/rt_behave signal 2 11
 tcheck rt.signal.cleanup rt_no_leftovers "$TB/rt_behave"
 tcase rt.abort -t 30 -rc 5 -err "rank 1 on host .*MPI_Abort\(MPI_COMM_WORLD, 5\)" -- $MPIEXEC -n 3 $TB/rt_behave abort 1 5
