@@ -39,6 +39,10 @@ static struct tide_proc *pend_list; /* processes with waiting messages */
 static struct tide_pending *pend_free;
 
 #define GET_MAX_IOV 64
+#define SPLIT_MIN (256 * 1024) /* gets at least this large are shared with the sender */
+
+static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
+                       uint64_t sreq);
 
 /* ---- per-peer queues ---- */
 
@@ -174,12 +178,16 @@ static int slice_iov(const struct iovec *in, int nin, size_t off, size_t n, stru
     return k;
 }
 
-/* Single-copy read of the sender's buffer into the receive. 0 or -errno. */
+/* Single-copy read of bytes [off, off + n) of the sender's buffer into the
+ * receive. 0 or -errno. */
 static int do_get(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nriov,
-                  size_t n)
+                  size_t off, size_t n)
 {
     struct tide_transport *tx = tx_of(from);
     size_t done = 0;
+    tide_conv_seek(&r->conv, off);
+    n += off;
+    done = off;
     while (done < n) {
         struct iovec liov[256], rs[256];
         size_t bytes;
@@ -240,8 +248,11 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
         struct iovec riov[GET_MAX_IOV];
         int nr = niov < GET_MAX_IOV ? niov : GET_MAX_IOV;
         memcpy(riov, data, (size_t)nr * sizeof *riov);
-        int rc = do_get(r, from, riov, nr, n);
+        if (n >= SPLIT_MIN && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
+            return; /* completes when the sender has written its part */
+        int rc = do_get(r, from, riov, nr, 0, n);
         if (rc == 0) {
+            from->get_ok = true;
             struct tide_hdr fin = {.type = TIDE_MSG_FIN, .sreq = sreq};
             send_ctrl(from, &fin);
             tide_request_complete(r);
@@ -254,6 +265,95 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
     r->state = TIDE_RS_RECEIVING;
     struct tide_hdr cts = {.type = TIDE_MSG_CTS, .sreq = sreq, .aux = r->id};
     send_ctrl(from, &cts);
+}
+
+/* A large get shared between both sides: ask the sender to write the
+ * second part into our buffer while we read the first. */
+static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
+                       uint64_t sreq)
+{
+    size_t half = (n / 2) & ~(size_t)4095;
+    struct iovec liov[GET_MAX_IOV];
+    size_t bytes;
+    tide_conv_seek(&r->conv, half);
+    int nl = tide_conv_iov(&r->conv, liov, GET_MAX_IOV, n - half, &bytes);
+    tide_conv_seek(&r->conv, 0);
+    if (nl <= 0 || bytes != n - half)
+        return -1;
+    r->riov = malloc((size_t)nr * sizeof *riov);
+    if (!r->riov)
+        return -1;
+    memcpy(r->riov, riov, (size_t)nr * sizeof *riov);
+    r->nriov = nr;
+    uint8_t extra[8 + GET_MAX_IOV * sizeof(struct iovec)];
+    uint64_t off = half;
+    memcpy(extra, &off, 8);
+    memcpy(extra + 8, liov, (size_t)nl * sizeof *liov);
+    struct tide_hdr put = {.type = TIDE_MSG_PUT, .niov = (uint16_t)nl, .len = n - half, .sreq = sreq, .aux = r->id};
+    struct tide_transport *tx = tx_of(from);
+    if (from->pend_head || tx->send(from, &put, extra, 8 + (size_t)nl * sizeof *liov, NULL, 0) != 0) {
+        free(r->riov);
+        r->riov = NULL;
+        return -1;
+    }
+    r->split = 2;
+    r->split_off = half;
+    r->state = TIDE_RS_RECEIVING;
+    if (do_get(r, from, riov, nr, 0, half) != 0)
+        r->error = tide_err(MPI_ERR_OTHER, "receive: cannot read the sender's memory");
+    return 0;
+}
+
+/* The sender wrote its part (or could not): finish the receive. */
+static void put_done(const struct tide_hdr *h)
+{
+    struct tide_request *r = tide_request_by_id(h->aux);
+    if (!r || r->split != 2)
+        return;
+    r->split = 0;
+    size_t n = r->bytes < r->msg_len ? r->bytes : r->msg_len;
+    if (h->len != n - r->split_off && r->error == MPI_SUCCESS &&
+        do_get(r, r->proc, r->riov, r->nriov, r->split_off, n - r->split_off) != 0)
+        r->error = tide_err(MPI_ERR_OTHER, "receive: cannot read the sender's memory");
+    free(r->riov);
+    r->riov = NULL;
+    struct tide_hdr fin = {.type = TIDE_MSG_FIN, .sreq = r->remote};
+    send_ctrl(r->proc, &fin);
+    tide_request_complete(r);
+}
+
+/* Sender: write the part the receiver asked for straight into its buffer. */
+static void do_put(struct tide_proc *from, const struct tide_hdr *h, const void *payload, size_t plen)
+{
+    struct tide_request *s = tide_request_by_id(h->sreq);
+    struct tide_hdr done = {.type = TIDE_MSG_PUT_DONE, .aux = h->aux, .len = 0};
+    struct tide_transport *tx = tx_of(from);
+    if (s && s->state == TIDE_RS_WAIT_FIN && tx && tx->put && h->niov > 0 && h->niov <= GET_MAX_IOV &&
+        plen == 8 + (size_t)h->niov * sizeof(struct iovec)) {
+        uint64_t off;
+        struct iovec riov[GET_MAX_IOV];
+        memcpy(&off, payload, 8);
+        memcpy(riov, (const uint8_t *)payload + 8, (size_t)h->niov * sizeof *riov);
+        if (off <= s->bytes && h->len <= s->bytes - off) {
+            size_t written = 0;
+            tide_conv_seek(&s->conv, off);
+            while (written < h->len) {
+                struct iovec liov[256], rs[256];
+                size_t bytes;
+                int nl = tide_conv_iov(&s->conv, liov, 256, h->len - written, &bytes);
+                if (nl <= 0)
+                    break;
+                int nr = slice_iov(riov, h->niov, written, bytes, rs, 256);
+                long rc = tx->put(from, liov, nl, rs, nr);
+                if (rc != (long)bytes)
+                    break; /* partial or refused: the receiver reads the rest */
+                written += bytes;
+            }
+            if (written == h->len)
+                done.len = written;
+        }
+    }
+    send_ctrl(from, &done);
 }
 
 static void self_send_done(struct tide_request *s)
@@ -554,6 +654,12 @@ void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, co
         break;
     case TIDE_MSG_CANCEL:
         incoming_cancel(from, h);
+        break;
+    case TIDE_MSG_PUT:
+        do_put(from, h, payload, plen);
+        break;
+    case TIDE_MSG_PUT_DONE:
+        put_done(h);
         break;
     case TIDE_MSG_CANCEL_REPLY:
         s = tide_request_by_id(h->sreq);

@@ -65,6 +65,8 @@ static void request_destroy(struct tide_request *r)
         tide_comm_release(r->comm);
         r->comm = NULL;
     }
+    free(r->riov);
+    r->riov = NULL;
     tide_handle_release(r->handle);
     r->id = 0;
     r->pool_next = pool;

@@ -75,6 +75,12 @@ struct tide_request {
     uint64_t remote;        /* the peer's request id (rendezvous) */
     struct tide_convertor conv;
     void *bsend_buf;        /* buffered mode: the copy in the attached buffer */
+    /* a large single-copy transfer split between both sides: the receiver
+     * reads the first part, the sender writes the rest */
+    uint8_t split;          /* bits: 1 our part pending, 2 the peer's part pending */
+    size_t split_off;       /* where the sender's part starts */
+    struct iovec *riov;     /* receiver: the sender's iovecs (to read the rest if it cannot write) */
+    int nriov;
     /* queue links (posted-receive queue, self sends) */
     struct tide_request *next, *prev;
     /* completion callback (collectives, buffered sends, generalized requests) */

@@ -26,6 +26,7 @@ struct tide_proc {
     void *card;                   /* its business card, once fetched */
     uint32_t card_len;
     bool no_get;                  /* single-copy reads from it were refused */
+    bool get_ok;                  /* a single-copy read from it worked */
     /* messages waiting for the transport to take them, in order */
     struct tide_pending *pend_head, *pend_tail;
     struct tide_proc *pend_next;  /* on the list of processes with pending messages */

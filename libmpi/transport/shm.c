@@ -316,6 +316,14 @@ static long shm_get(struct tide_proc *p, const struct iovec *local, int nlocal, 
     return n < 0 ? -errno : (long)n;
 }
 
+static long shm_put(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
+                    int nremote)
+{
+    struct shm_peer *peer = p->tx_state;
+    ssize_t n = process_vm_writev(peer->pid, local, (unsigned long)nlocal, remote, (unsigned long)nremote, 0);
+    return n < 0 ? -errno : (long)n;
+}
+
 /* ---- receiving ---- */
 
 static void deliver_ring(struct inbound *in, int max);
@@ -449,6 +457,7 @@ struct tide_transport tide_shm_transport = {
     .reachable = shm_reachable,
     .send = shm_send,
     .get = shm_get,
+    .put = shm_put,
     .progress = shm_progress,
     .block_prepare = shm_block_prepare,
     .block_finish = shm_block_finish,

@@ -30,6 +30,11 @@ enum tide_msg_type {
     TIDE_MSG_ACK = 6,          /* a synchronous send sreq was matched */
     TIDE_MSG_CANCEL = 7,       /* please drop unexpected message sreq (context ctx) if unmatched */
     TIDE_MSG_CANCEL_REPLY = 8, /* aux = 1 if it was dropped */
+    TIDE_MSG_PUT = 9,          /* receiver -> sender of a GET rendezvous: write len bytes from offset
+                                  (first 8 payload bytes) into the receiver's iovecs (the rest);
+                                  sreq = sender's request, aux = receiver's request */
+    TIDE_MSG_PUT_DONE = 10,    /* sender -> receiver: aux = receiver's request, len = bytes written
+                                  (0: could not write: read them yourself) */
 };
 
 enum tide_msg_flags {
@@ -65,6 +70,9 @@ struct tide_transport {
     /* Single-copy read of p's memory (remote iovecs) into local iovecs.
      * Returns bytes read or -errno. */
     long (*get)(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
+                int nremote);
+    /* Single-copy write of local iovecs into p's memory (remote iovecs). */
+    long (*put)(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
                 int nremote);
     /* Poll for arrivals; returns how many messages were delivered. */
     int (*progress)(void);
