@@ -9,6 +9,9 @@
 #include "comm/comm.h"
 #include "comm/context.h"
 #include "comm/group.h"
+#include "comm/topo.h"
+#include "pt2pt/match.h"
+#include "runtime/info.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,13 @@ void tide_comm_release(struct tide_comm *c)
         tide_comm_detach_hook(c);
     if (c->local_comm)
         tide_comm_release(c->local_comm);
+    /* the context and its matching queues go with the last reference */
+    if (c->context_id >= TIDE_CONTEXT_FIXED_END) {
+        tide_matchq_drop(c->context_id);
+        tide_matchq_drop(c->context_id + 1);
+    }
+    tide_topo_release(c->topo);
+    tide_info_free_internal(&c->info);
     tide_context_release(c->context_id);
     tide_errhandler_release(c->errhandler);
     tide_handle_release(c->handle);
@@ -105,8 +115,9 @@ int tide_comm_init_predefined(void)
         return -1;
     tide_handle_reserve(TIDE_KIND_COMM, 3);
     tide_handle_reserve(TIDE_KIND_GROUP, 2);
-    tide_context_reserve(TIDE_CONTEXT_WORLD);
-    tide_context_reserve(TIDE_CONTEXT_SELF);
+    /* WORLD, SELF and the other fixed ids */
+    for (uint32_t id = 0; id < TIDE_CONTEXT_FIXED_END; id += 2)
+        tide_context_reserve(id);
     tide_comm_world = tide_comm_create(gw, NULL, TIDE_CONTEXT_WORLD, MPI_COMM_WORLD);
     tide_comm_self = tide_comm_create(gs, NULL, TIDE_CONTEXT_SELF, MPI_COMM_SELF);
     tide_group_release(gw);

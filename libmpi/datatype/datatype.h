@@ -23,8 +23,10 @@ struct tide_attr_list;
 struct tide_dt_program; /* engine-private */
 
 struct tide_datatype {
-    int handle;
+    int handle;            /* MPI_DATATYPE_NULL for internal types without one */
     int refcount;          /* user handle + pending operations + types built on it */
+    int urefs;             /* how many of those are user handle references (the
+                              handle resolves while this is > 0) */
     bool predefined;
     bool committed;
     bool contig;           /* count elements form one run of count*size bytes at
@@ -36,7 +38,16 @@ struct tide_datatype {
     int base;              /* index of the one predefined type the type map is made
                               of (see tide_datatype_base), or 0 if mixed */
     size_t nbase;          /* how many of it one element holds */
-    struct tide_dt_program *prog;
+    bool has_lb, has_ub;   /* explicit lower/upper bound markers (MPI_LB/MPI_UB,
+                              resized types) in the type map */
+    size_t align;          /* largest alignment of the basic types it holds */
+    struct tide_dt_program *prog;  /* the engine program (built at commit) */
+    struct tide_dt_program *tprog; /* per-basic-type program (external32,
+                                      element counts), built when first needed */
+    struct tide_datatype *inner;   /* subarray/darray/F90 types: the equivalent
+                                      type they are implemented by */
+    struct tide_datatype **olds;   /* the objects of `types` (held references) */
+    size_t npieces;        /* contiguous pieces of one element (set at commit) */
     struct tide_attr_list *attrs;
     char name[MPI_MAX_OBJECT_NAME];
     /* constructor arguments, for MPI_Type_get_envelope/contents */
@@ -68,6 +79,21 @@ bool tide_datatype_base(const struct tide_datatype *dt, int *base, size_t *n);
  * of this type hold; MPI_UNDEFINED if nbytes ends inside a predefined
  * element. */
 MPI_Count tide_datatype_elements(const struct tide_datatype *dt, MPI_Count nbytes);
+/* The inverse (MPI_Status_set_elements): how many packed bytes the first
+ * `elements` predefined elements of a stream of this type take; -1 if the
+ * type holds no elements and elements > 0. */
+MPI_Count tide_datatype_elements_bytes(const struct tide_datatype *dt, MPI_Count elements);
+
+/* How many contiguous pieces count elements of dt are made of (what
+ * tide_conv_iov returns over the whole buffer; an upper bound when the
+ * elements' pieces touch). A protocol can use it to choose between
+ * single-copy transfers through iovecs (few large pieces) and packing
+ * (many small ones): bytes / pieces is the average piece. */
+size_t tide_datatype_pieces(const struct tide_datatype *dt, size_t count);
+
+/* Make sure the engine program exists (types used without commit by
+ * internal code); 0 or an MPI error class. Committed types have one. */
+int tide_datatype_prepare(struct tide_datatype *dt);
 
 /* ---- The convertor ---- */
 
@@ -77,11 +103,12 @@ struct tide_convertor {
     size_t count;
     size_t total;         /* count * dt->size bytes */
     size_t pos;           /* current byte offset in the packed stream */
-    /* engine cursor (private to datatype/) */
-    size_t elem;          /* current element */
-    size_t elem_off;      /* byte offset inside the current element's packed form */
-    uint32_t pc;          /* engine program counter */
-    size_t loop[8];       /* loop counters of nested program loops */
+    /* engine cursor (private to datatype/): where the last call stopped,
+     * so the next call at that position resumes without a search */
+    size_t elem;          /* position (pos) the cursor below is valid for, or SIZE_MAX */
+    size_t elem_off;      /* byte offset inside the current leaf block */
+    uint32_t pc;          /* depth of the saved cursor (0: none) */
+    size_t loop[8];       /* loop indices of the saved cursor, outermost first */
 };
 
 void tide_conv_init(struct tide_convertor *cv, struct tide_datatype *dt, size_t count, const void *buf);
@@ -96,6 +123,13 @@ size_t tide_conv_unpack(struct tide_convertor *cv, const void *in, size_t len);
  * the number of iovecs filled; *bytes gets their total. */
 int tide_conv_iov(struct tide_convertor *cv, struct iovec *iov, int maxiov, size_t maxbytes,
                   size_t *bytes);
+
+/* The same walk over a type in memory as tide_conv_iov, without a
+ * convertor: calls fn(addr, len, arg) for each contiguous piece of count
+ * elements at buf, in type-map order (adjacent pieces merged); stops
+ * early and returns fn's nonzero value if it returns one. */
+int tide_datatype_foreach(struct tide_datatype *dt, size_t count, const void *buf,
+                          int (*fn)(void *addr, size_t len, void *arg), void *arg);
 
 /* Module start/stop (predefined types). */
 int tide_datatype_init(void);

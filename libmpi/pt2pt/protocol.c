@@ -39,6 +39,7 @@ static struct tide_proc *pend_list; /* processes with waiting messages */
 static struct tide_pending *pend_free;
 
 #define GET_MAX_IOV 64
+#define ZC_FRAME (64u << 20) /* largest zero-copy DATA frame */
 #define SPLIT_MIN (256 * 1024) /* gets at least this large are shared with the sender */
 
 static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
@@ -450,10 +451,37 @@ static int send_try(struct tide_request *s)
     return 0;
 }
 
+static void zc_done(void *arg)
+{
+    struct tide_request *s = arg;
+    if (--s->zc_pending == 0 && s->done_bytes >= s->bytes)
+        tide_request_complete(s);
+}
+
 /* Stream DATA for a rendezvous send after CTS. 0 done, 1 busy. */
 static int send_data(struct tide_request *s)
 {
     struct tide_transport *tx = s->tx;
+    if (tx->send_zc && s->dt->contig) {
+        /* frames written straight from the user's buffer */
+        while (s->done_bytes < s->bytes) {
+            size_t len = s->bytes - s->done_bytes;
+            if (len > ZC_FRAME)
+                len = ZC_FRAME;
+            struct tide_hdr h = {.type = TIDE_MSG_DATA, .len = len, .sreq = s->done_bytes, .aux = s->remote};
+            tide_conv_seek(&s->conv, s->done_bytes);
+            s->zc_pending++;
+            int rc = tx->send_zc(s->proc, &h, &s->conv, len, zc_done, s);
+            if (rc != 0) {
+                s->zc_pending--;
+                return rc;
+            }
+            s->done_bytes += len;
+        }
+        if (s->zc_pending == 0)
+            tide_request_complete(s);
+        return 0;
+    }
     while (s->done_bytes < s->bytes) {
         size_t chunk = s->bytes - s->done_bytes;
         if (chunk > tx->max_chunk)
@@ -599,6 +627,31 @@ static void incoming_data(const struct tide_hdr *h, const void *payload, size_t 
         tide_conv_unpack(&r->conv, payload, n);
     }
     r->done_bytes += plen;
+    if (r->done_bytes >= r->msg_len)
+        tide_request_complete(r);
+}
+
+int tide_protocol_data_target(const struct tide_hdr *h, struct iovec *iov, int max)
+{
+    struct tide_request *r = tide_request_by_id(h->aux);
+    if (!r || r->state != TIDE_RS_RECEIVING || h->sreq + h->len > r->bytes || h->sreq != r->done_bytes)
+        return 0; /* truncation or out of order: the copying path handles it */
+    tide_conv_seek(&r->conv, h->sreq);
+    size_t bytes;
+    int n = tide_conv_iov(&r->conv, iov, max, h->len, &bytes);
+    if (n <= 0 || bytes != h->len) {
+        tide_conv_seek(&r->conv, h->sreq);
+        return 0;
+    }
+    return n;
+}
+
+void tide_protocol_data_arrived(const struct tide_hdr *h)
+{
+    struct tide_request *r = tide_request_by_id(h->aux);
+    if (!r || r->state != TIDE_RS_RECEIVING)
+        return;
+    r->done_bytes += h->len;
     if (r->done_bytes >= r->msg_len)
         tide_request_complete(r);
 }

@@ -80,6 +80,7 @@ struct tide_request {
     uint8_t split;          /* bits: 1 our part pending, 2 the peer's part pending */
     size_t split_off;       /* where the sender's part starts */
     struct iovec *riov;     /* receiver: the sender's iovecs (to read the rest if it cannot write) */
+    int zc_pending;         /* zero-copy DATA frames not yet written */
     int nriov;
     /* queue links (posted-receive queue, self sends) */
     struct tide_request *next, *prev;

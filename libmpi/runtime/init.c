@@ -33,7 +33,7 @@ static void read_tuning(void)
     t->shm_eager_limit = param_size("shm_eager_limit", 16384);
     t->shm_ring_size = param_size("shm_ring_size", 262144);
     t->shm_pipeline_chunk = param_size("shm_pipeline_chunk", 65536);
-    t->tcp_eager_limit = param_size("tcp_eager_limit", 65536);
+    t->tcp_eager_limit = param_size("tcp_eager_limit", 32768);
     t->self_eager_limit = param_size("self_eager_limit", 1 << 20);
     t->shm_cma = tide_config_int("shm_cma") != 0;
     t->spin_count = (int)tide_config_int("spin_count");

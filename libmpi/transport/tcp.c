@@ -37,7 +37,7 @@
 
 #define TCP_MAGIC 0x54434431u /* "1DCT" */
 #define TCP_VERSION 1
-#define MAX_FRAME (16u * 1024 * 1024)
+#define MAX_FRAME ((64u << 20) + 4096)
 #define CHALLENGE_LEN (4 + TIDE_NONCE_LEN)
 #define REPLY_LEN (4 + 1 + TIDE_MAC_LEN)
 #define HELLO_FIXED (4 + 2 + 2 + 4 + TIDE_NONCE_LEN + TIDE_MAC_LEN)
@@ -47,8 +47,16 @@ enum conn_state { C_CONNECTING, C_WAIT_CHALLENGE, C_WAIT_REPLY, C_WAIT_HELLO, C_
 struct frame {
     struct frame *next;
     size_t len, off;
+    /* zero-copy: after the len bytes of data, ext_len bytes at ext */
+    const uint8_t *ext;
+    size_t ext_len;
+    void (*done)(void *arg);
+    void *arg;
     uint8_t data[];
 };
+
+#define ZC_MIN 65536 /* DATA payloads at least this large are read in place */
+#define ZC_MAX_IOV 64
 
 struct tcp_peer;
 
@@ -64,6 +72,11 @@ struct tcp_conn {
     struct frame *sq_head, *sq_tail;
     uint8_t *rbuf;
     size_t rlen, rcap;
+    /* a DATA payload being read straight into the receive buffer */
+    struct iovec zc_iov[ZC_MAX_IOV];
+    int zc_niov;
+    size_t zc_left;
+    struct tide_hdr zc_hdr;
     int addr_idx;
     struct tcp_conn *next;
 };
@@ -144,6 +157,8 @@ static void frames_free(struct frame *f)
 {
     while (f) {
         struct frame *n = f->next;
+        if (f->done)
+            f->done(f->arg);
         free(f);
         f = n;
     }
@@ -180,9 +195,8 @@ static struct frame *frame_new(size_t len)
 {
     struct frame *f = malloc(sizeof *f + len);
     if (f) {
-        f->next = NULL;
+        memset(f, 0, sizeof *f);
         f->len = len;
-        f->off = 0;
     }
     return f;
 }
@@ -202,19 +216,36 @@ static int flush_queue(struct tcp_conn *c)
 {
     while (c->sq_head) {
         struct frame *f = c->sq_head;
-        ssize_t w = send(c->fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
+        struct iovec iov[2];
+        int n = 0;
+        size_t total = f->len + f->ext_len;
+        if (f->off < f->len) {
+            iov[n].iov_base = f->data + f->off;
+            iov[n++].iov_len = f->len - f->off;
+        }
+        size_t eoff = f->off > f->len ? f->off - f->len : 0;
+        if (f->ext_len > eoff) {
+            iov[n].iov_base = (void *)(f->ext + eoff);
+            iov[n++].iov_len = f->ext_len - eoff;
+        }
+        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
         if (w < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 break;
             return -1;
         }
         f->off += (size_t)w;
-        if (f->off < f->len)
+        if (f->off < total)
             break;
         c->sq_head = f->next;
         if (!c->sq_head)
             c->sq_tail = NULL;
+        void (*done)(void *) = f->done;
+        void *arg = f->arg;
         free(f);
+        if (done)
+            done(arg);
     }
     bool want = c->sq_head != NULL;
     if (want != c->writing)
@@ -427,6 +458,42 @@ static int deliver_frames(struct tcp_conn *c)
         if (len < sizeof(struct tide_hdr) || len > MAX_FRAME)
             return -1;
         if (c->rlen - off < 4 + (size_t)len) {
+            /* a big DATA payload: read the rest of it in place */
+            if (c->rlen - off >= 4 + sizeof(struct tide_hdr) && len - sizeof(struct tide_hdr) >= ZC_MIN) {
+                struct tide_hdr h;
+                memcpy(&h, c->rbuf + off + 4, sizeof h);
+                int niov = h.type == TIDE_MSG_DATA && h.len == len - sizeof h
+                               ? tide_protocol_data_target(&h, c->zc_iov, ZC_MAX_IOV)
+                               : 0;
+                if (niov > 0) {
+                    /* what is already here goes first */
+                    size_t have = c->rlen - off - 4 - sizeof h;
+                    const uint8_t *src = c->rbuf + off + 4 + sizeof h;
+                    int i = 0;
+                    while (have > 0 && i < niov) {
+                        size_t k = have < c->zc_iov[i].iov_len ? have : c->zc_iov[i].iov_len;
+                        memcpy(c->zc_iov[i].iov_base, src, k);
+                        src += k;
+                        have -= k;
+                        c->zc_iov[i].iov_base = (uint8_t *)c->zc_iov[i].iov_base + k;
+                        c->zc_iov[i].iov_len -= k;
+                        if (c->zc_iov[i].iov_len == 0)
+                            i++;
+                    }
+                    memmove(c->zc_iov, c->zc_iov + i, (size_t)(niov - i) * sizeof *c->zc_iov);
+                    c->zc_niov = niov - i;
+                    c->zc_left = 0;
+                    for (int k = 0; k < c->zc_niov; k++)
+                        c->zc_left += c->zc_iov[k].iov_len;
+                    c->zc_hdr = h;
+                    c->rlen = off; /* consumed */
+                    if (c->zc_left == 0) {
+                        tide_protocol_data_arrived(&c->zc_hdr);
+                        n++;
+                    }
+                    break;
+                }
+            }
             if (4 + (size_t)len > c->rcap) { /* make room for a big frame */
                 memmove(c->rbuf, c->rbuf + off, c->rlen - off);
                 c->rlen -= off;
@@ -454,10 +521,48 @@ static int deliver_frames(struct tcp_conn *c)
     return n;
 }
 
+/* Read into the zero-copy destination; 1 when the payload is complete,
+ * 0 when the socket has no more for now, -1 on error. */
+static int zc_read(struct tcp_conn *c)
+{
+    while (c->zc_left > 0) {
+        ssize_t r = readv(c->fd, c->zc_iov, c->zc_niov);
+        if (r == 0)
+            return -1;
+        if (r < 0)
+            return (errno == EAGAIN || errno == EINTR) ? 0 : -1;
+        c->zc_left -= (size_t)r;
+        size_t k = (size_t)r;
+        int i = 0;
+        while (k > 0 && i < c->zc_niov) {
+            if (k >= c->zc_iov[i].iov_len) {
+                k -= c->zc_iov[i].iov_len;
+                i++;
+            } else {
+                c->zc_iov[i].iov_base = (uint8_t *)c->zc_iov[i].iov_base + k;
+                c->zc_iov[i].iov_len -= k;
+                k = 0;
+            }
+        }
+        memmove(c->zc_iov, c->zc_iov + i, (size_t)(c->zc_niov - i) * sizeof *c->zc_iov);
+        c->zc_niov -= i;
+    }
+    tide_protocol_data_arrived(&c->zc_hdr);
+    return 1;
+}
+
 static int conn_read(struct tcp_conn *c)
 {
     int delivered = 0;
     for (;;) {
+        if (c->zc_left > 0) {
+            int z = zc_read(c);
+            if (z < 0)
+                return -1;
+            if (z == 0)
+                return delivered;
+            delivered++;
+        }
         if (c->rcap - c->rlen < 4096) {
             size_t cap = c->rcap * 2;
             uint8_t *nb = realloc(c->rbuf, cap);
@@ -717,6 +822,33 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     return 0;
 }
 
+static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tide_convertor *cv, size_t len,
+                       void (*done)(void *arg), void *arg)
+{
+    struct tcp_peer *tp = p->tcp_state;
+    if (!tp || tp->failed)
+        return -1;
+    struct tcp_conn *c = tp->active;
+    if (!c || c->state != C_OPEN || !cv->dt->contig)
+        return 1;
+    struct frame *f = frame_new(4 + sizeof *h);
+    if (!f)
+        return 1;
+    put32(f->data, (uint32_t)(sizeof *h + len));
+    memcpy(f->data + 4, h, sizeof *h);
+    f->ext = (const uint8_t *)cv->buf + cv->dt->true_lb + cv->pos;
+    f->ext_len = len;
+    f->done = done;
+    f->arg = arg;
+    cv->pos += len;
+    queue_frame(&c->sq_head, &c->sq_tail, f);
+    if (flush_queue(c) != 0) {
+        conn_failed(c, "write failed");
+        return 0; /* frames_free ran done() */
+    }
+    return 0;
+}
+
 static int tcp_block_prepare(struct pollfd *fds, int max)
 {
     if (tcp.epfd < 0 || max < 1)
@@ -846,4 +978,5 @@ struct tide_transport tide_tcp_transport = {
     .block_finish = NULL,
     .finalize = tcp_finalize,
     .forget = tcp_forget,
+    .send_zc = tcp_send_zc,
 };

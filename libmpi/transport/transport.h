@@ -81,6 +81,11 @@ struct tide_transport {
     int (*block_prepare)(struct pollfd *fds, int max);
     void (*block_finish)(void);
     void (*finalize)(void);
+    /* Optional, for DATA: send hdr + len bytes of cv without copying them;
+     * done(arg) is called once every byte has been written (the buffer
+     * must stay untouched until then). 0 queued, 1 busy, <0 broken. */
+    int (*send_zc)(struct tide_proc *p, const struct tide_hdr *h, struct tide_convertor *cv, size_t len,
+                   void (*done)(void *arg), void *arg);
     /* Drop what is kept for p (it left through MPI_Comm_disconnect). */
     void (*forget)(struct tide_proc *p);
 };
@@ -89,6 +94,13 @@ struct tide_transport {
  * valid only during the call. */
 void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
                             size_t payload_len);
+
+/* Zero-copy receive of DATA: where the payload of h should go. Fills up to
+ * max iovecs covering the whole payload and returns their number, or 0 if
+ * the payload must be delivered through tide_protocol_incoming instead.
+ * After the bytes are in place, call tide_protocol_data_arrived(h). */
+int tide_protocol_data_target(const struct tide_hdr *h, struct iovec *iov, int max);
+void tide_protocol_data_arrived(const struct tide_hdr *h);
 
 /* Registry of transports in use (select.c). */
 int tide_transports_init(char *err, size_t errlen);

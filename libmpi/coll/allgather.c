@@ -1,0 +1,473 @@
+/*
+ * allgather.c: MPI_Allgather, MPI_Allgatherv and their nonblocking forms.
+ * Allgather: ring (n-1 steps, each passing one block on), recursive
+ * doubling (log2 n steps exchanging everything gathered so far; for a
+ * size that is not a power of two the extra ranks first hand their block
+ * to a partner and get the result back at the end), Bruck (ceil(log2 n)
+ * steps on a rotated packed copy, any n), linear (every block to every
+ * rank at once), and node-aware (gather within each node, ring among
+ * the leaders, broadcast within each node). Allgatherv: ring, recursive
+ * doubling over a packed copy, and linear.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "coll/coll_args.h"
+#include "coll/inter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Blocks of a buffer: block i is counts[i] elements at displacement
+ * displs[i] (allgatherv), or rcount elements at i * rcount. */
+struct blocks {
+    void *buf;
+    struct tide_datatype *dt;
+    size_t rcount;        /* even blocks */
+    const int *counts;    /* v-blocks (NULL: even) */
+    const int *displs;
+};
+
+static size_t blk_count(const struct blocks *b, int i)
+{
+    return b->counts ? (size_t)b->counts[i] : b->rcount;
+}
+
+static void *blk_ptr(const struct blocks *b, int i)
+{
+    return elem_at(b->buf, b->dt, b->counts ? (size_t)(MPI_Aint)b->displs[i] : (size_t)i * b->rcount);
+}
+
+static void send_blk(struct tide_sched *s, const struct tide_cv *v, int to, int step, const struct blocks *b, int i)
+{
+    if (blk_count(b, i) * b->dt->size > 0)
+        cv_send(s, v, to, step, blk_ptr(b, i), blk_count(b, i), b->dt);
+}
+
+static void recv_blk(struct tide_sched *s, const struct tide_cv *v, int from, int step, const struct blocks *b,
+                     int i)
+{
+    if (blk_count(b, i) * b->dt->size > 0)
+        cv_recv(s, v, from, step, blk_ptr(b, i), blk_count(b, i), b->dt);
+}
+
+static void ring(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, int step)
+{
+    int n = v->n, me = v->me, left = (me - 1 + n) % n, right = (me + 1) % n;
+    for (int k = 0; k < n - 1; k++, step++) {
+        recv_blk(s, v, left, step, b, (me - k - 1 + n) % n);
+        send_blk(s, v, right, step, b, (me - k + n) % n);
+        tide_sched_fence(s);
+    }
+}
+
+static void linear(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, int step)
+{
+    int n = v->n, me = v->me;
+    for (int k = 1; k < n; k++)
+        recv_blk(s, v, (me - k + n) % n, step, b, (me - k + n) % n);
+    for (int k = 1; k < n; k++)
+        send_blk(s, v, (me + k) % n, step, b, me);
+}
+
+/* Recursive doubling over ranges of blocks. With a fold for n not a power
+ * of two: new rank i < rem stands for old ranks 2i and 2i+1 (the even one
+ * sits out), i >= rem for old rank i + rem; every new rank's blocks are a
+ * contiguous run of old ranks, so every exchange is one message. `range`
+ * sends/receives the blocks of old ranks [a, b). */
+typedef void range_fn(struct tide_sched *s, const struct tide_cv *v, int peer, int step, int a, int b, bool send,
+                      void *arg);
+
+static int old_start(int i, int rem, int pof2, int n)
+{
+    if (i >= pof2)
+        return n;
+    return i < rem ? 2 * i : i + rem;
+}
+
+static void rd_generic(struct tide_sched *s, const struct tide_cv *v, range_fn *range, void *arg, int step)
+{
+    int n = v->n, me = v->me, pof2 = pof2_floor(n), rem = n - pof2;
+    int newrank;
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            range(s, v, me + 1, step, me, me + 1, true, arg);
+            newrank = -1;
+        } else {
+            range(s, v, me - 1, step, me - 1, me, false, arg);
+            newrank = me / 2;
+        }
+    } else {
+        newrank = me - rem;
+    }
+    tide_sched_fence(s);
+    int last = step + 1;
+    for (int mask = 1; mask < pof2; mask <<= 1)
+        last++;
+    if (newrank >= 0) {
+        step++;
+        for (int mask = 1; mask < pof2; mask <<= 1, step++) {
+            int np = newrank ^ mask;
+            int peer = np < rem ? 2 * np + 1 : np + rem;
+            int mb = newrank & ~(mask - 1), pb = np & ~(mask - 1);
+            range(s, v, peer, step, old_start(pb, rem, pof2, n), old_start(pb + mask, rem, pof2, n), false, arg);
+            range(s, v, peer, step, old_start(mb, rem, pof2, n), old_start(mb + mask, rem, pof2, n), true, arg);
+            tide_sched_fence(s);
+        }
+    }
+    step = last;
+    if (me < 2 * rem) {
+        if (me % 2)
+            range(s, v, me - 1, step, 0, n, true, arg);
+        else
+            range(s, v, me + 1, step, 0, n, false, arg);
+    }
+}
+
+/* ranges of even blocks in the user's buffer */
+static void range_even(struct tide_sched *s, const struct tide_cv *v, int peer, int step, int a, int b, bool send,
+                       void *arg)
+{
+    const struct blocks *bl = arg;
+    size_t cnt = (size_t)(b - a) * bl->rcount;
+    if (cnt * bl->dt->size == 0)
+        return;
+    void *p = elem_at(bl->buf, bl->dt, (size_t)a * bl->rcount);
+    if (send)
+        cv_send(s, v, peer, step, p, cnt, bl->dt);
+    else
+        cv_recv(s, v, peer, step, p, cnt, bl->dt);
+}
+
+/* ranges of a packed copy: block i at off[i] bytes */
+struct packed {
+    char *t;
+    const size_t *off; /* n + 1 offsets */
+};
+
+static void range_packed(struct tide_sched *s, const struct tide_cv *v, int peer, int step, int a, int b,
+                         bool send, void *arg)
+{
+    const struct packed *pk = arg;
+    size_t len = pk->off[b] - pk->off[a];
+    if (len == 0)
+        return;
+    if (send)
+        cv_send(s, v, peer, step, pk->t + pk->off[a], len, tide_coll_byte());
+    else
+        cv_recv(s, v, peer, step, pk->t + pk->off[a], len, tide_coll_byte());
+}
+
+static void bruck(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
+                  struct tide_datatype *sdt, const struct blocks *b, int step)
+{
+    int n = v->n, me = v->me;
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t bb = b->rcount * b->dt->size;
+    char *t = tide_sched_alloc(s, (size_t)n * bb);
+    if (!t)
+        return;
+    tide_sched_copy(s, sbuf, scount, sdt, t, bb, byte);
+    for (int k = 1; k < n; k <<= 1, step++) {
+        int cnt = k < n - k ? k : n - k;
+        cv_recv(s, v, (me + k) % n, step, t + (size_t)k * bb, (size_t)cnt * bb, byte);
+        cv_send(s, v, (me - k + n) % n, step, t, (size_t)cnt * bb, byte);
+        tide_sched_fence(s);
+    }
+    /* t[j] is the block of rank (me + j) % n */
+    int head = n - me;
+    tide_sched_copy(s, t, (size_t)head * bb, byte, blk_ptr(b, me), (size_t)head * b->rcount, b->dt);
+    if (me > 0)
+        tide_sched_copy(s, t + (size_t)head * bb, (size_t)me * bb, byte, b->buf, (size_t)me * b->rcount, b->dt);
+}
+
+/* Node-aware: gather each node's blocks (packed, in rank order within the
+ * node) to its leader, ring among the leaders over the nodes' packs,
+ * unpack into place, broadcast within the node. */
+static void allgather_hier(struct tide_sched *s, const struct tide_cv *all, const struct tide_coll_state *st,
+                           const struct blocks *b, int step)
+{
+    int n = all->n, nn = st->nnodes;
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t bb = b->rcount * b->dt->size;
+    struct tide_cv node, lead;
+    tide_cv_node(&node, st, all);
+    tide_cv_leaders(&lead, st, all);
+    /* nodes' packs in node order: node k's ranks at noff[k] */
+    int *order = tide_sched_alloc(s, (size_t)n * sizeof *order);
+    size_t *noff = tide_sched_alloc(s, (size_t)(nn + 1) * sizeof *noff);
+    char *g = lead.me >= 0 ? tide_sched_alloc(s, (size_t)n * bb) : NULL;
+    if (!order || !noff || (lead.me >= 0 && !g))
+        return;
+    int p = 0;
+    for (int k = 0; k < nn; k++) {
+        noff[k] = (size_t)p;
+        for (int r = 0; r < n; r++)
+            if (st->node_of[r] == k)
+                order[p++] = r;
+    }
+    noff[nn] = (size_t)n;
+    const void *mine = blk_ptr(b, all->me);
+    if (lead.me < 0) {
+        tide_gather_build(s, &node, mine, b->rcount, b->dt, NULL, bb, byte, 0, TA_BINOMIAL, step);
+    } else {
+        tide_gather_build(s, &node, mine, b->rcount, b->dt, g + noff[st->my_node] * bb, bb, byte, 0, TA_BINOMIAL,
+                          step);
+        tide_sched_fence(s);
+        int m = lead.me, left = (m - 1 + nn) % nn, right = (m + 1) % nn;
+        for (int k = 0; k < nn - 1; k++) {
+            int sk = (m - k + nn) % nn, rk = (m - k - 1 + nn) % nn;
+            cv_recv(s, &lead, left, step + TIDE_STEP_PHASE + k, g + noff[rk] * bb, (noff[rk + 1] - noff[rk]) * bb,
+                    byte);
+            cv_send(s, &lead, right, step + TIDE_STEP_PHASE + k, g + noff[sk] * bb,
+                    (noff[sk + 1] - noff[sk]) * bb, byte);
+            tide_sched_fence(s);
+        }
+        /* unpack runs of consecutive ranks */
+        for (int q = 0; q < n;) {
+            int e = q + 1;
+            while (e < n && order[e] == order[e - 1] + 1)
+                e++;
+            tide_sched_copy(s, g + (size_t)q * bb, (size_t)(e - q) * bb, byte, blk_ptr(b, order[q]),
+                            (size_t)(e - q) * b->rcount, b->dt);
+            q = e;
+        }
+    }
+    tide_sched_fence(s);
+    tide_bcast_binomial(s, &node, b->buf, (size_t)n * b->rcount, b->dt, 0, step + 2 * TIDE_STEP_PHASE);
+}
+
+void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
+                          struct tide_datatype *sdt, void *rbuf, size_t rcount, struct tide_datatype *rdt, int alg,
+                          int step)
+{
+    struct blocks b = {.buf = rbuf, .dt = rdt, .rcount = rcount};
+    int n = v->n, me = v->me;
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = blk_ptr(&b, me);
+        scount = rcount;
+        sdt = rdt;
+    }
+    if (rcount * rdt->size == 0 || n == 1) {
+        if (n == 1 && sbuf != blk_ptr(&b, me))
+            tide_sched_copy(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return;
+    }
+    if (alg == TA_BRUCK) {
+        bruck(s, v, sbuf, scount, sdt, &b, step);
+        return;
+    }
+    if (sbuf != blk_ptr(&b, me)) {
+        tide_sched_copy(s, sbuf, scount, sdt, blk_ptr(&b, me), rcount, rdt);
+        tide_sched_fence(s);
+    }
+    switch (alg) {
+    case TA_RD:
+        rd_generic(s, v, range_even, &b, step);
+        break;
+    case TA_LINEAR:
+        linear(s, v, &b, step);
+        break;
+    case TA_HIER:
+        if (v->comm->coll && v->comm->coll->layout == 2 && !v->map) {
+            allgather_hier(s, v, v->comm->coll, &b, step);
+            break;
+        }
+        __attribute__((fallthrough));
+    default:
+        ring(s, v, &b, step);
+        break;
+    }
+}
+
+static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
+                             struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                             struct tide_datatype *rdt, int alg, int step)
+{
+    struct blocks b = {.buf = rbuf, .dt = rdt, .counts = rcounts, .displs = displs};
+    int n = v->n, me = v->me;
+    if (sbuf != MPI_IN_PLACE) {
+        tide_sched_copy(s, sbuf, scount, sdt, blk_ptr(&b, me), blk_count(&b, me), rdt);
+        tide_sched_fence(s);
+    }
+    if (n == 1)
+        return;
+    if (alg == TA_RD) {
+        struct tide_datatype *byte = tide_coll_byte();
+        size_t *off = tide_sched_alloc(s, (size_t)(n + 1) * sizeof *off);
+        if (!off)
+            return;
+        off[0] = 0;
+        for (int i = 0; i < n; i++)
+            off[i + 1] = off[i] + (size_t)rcounts[i] * rdt->size;
+        if (off[n] == 0)
+            return;
+        char *t = tide_sched_alloc(s, off[n]);
+        if (!t)
+            return;
+        struct packed pk = {t, off};
+        tide_sched_copy(s, blk_ptr(&b, me), blk_count(&b, me), rdt, t + off[me], off[me + 1] - off[me], byte);
+        tide_sched_fence(s);
+        rd_generic(s, v, range_packed, &pk, step);
+        tide_sched_fence(s);
+        for (int i = 0; i < n; i++)
+            if (i != me)
+                tide_sched_copy(s, t + off[i], off[i + 1] - off[i], byte, blk_ptr(&b, i), blk_count(&b, i), rdt);
+        return;
+    }
+    if (alg == TA_LINEAR)
+        linear(s, v, &b, step);
+    else
+        ring(s, v, &b, step);
+}
+
+/* ---- MPI functions ---- */
+
+struct agargs {
+    const void *sbuf;
+    int scount;
+    struct tide_datatype *sdt;
+    void *rbuf;
+    int rcount;
+    const int *rcounts, *displs;
+    struct tide_datatype *rdt;
+};
+
+static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs *a, bool vform)
+{
+    if (c->is_inter) {
+        if (vform)
+            tide_inter_allgatherv(s, c, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->displs, a->rdt);
+        else
+            tide_inter_allgather(s, c, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt);
+        return;
+    }
+    size_t total = 0;
+    if (vform)
+        for (int i = 0; i < c->size; i++)
+            total += (size_t)a->rcounts[i] * a->rdt->size;
+    else
+        total = (size_t)a->rcount * a->rdt->size * (size_t)c->size;
+    struct tide_coll_sel sel = {.kind = vform ? TC_ALLGATHERV : TC_ALLGATHER, .bytes = total, .commute = true,
+                                .even = !vform};
+    tide_coll_sel_comm(&sel, c);
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    int alg = tide_coll_select(&sel);
+    if (vform)
+        allgatherv_build(s, &v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, a->rcounts, a->displs, a->rdt, alg, 0);
+    else
+        tide_allgather_build(s, &v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt, alg,
+                             0);
+}
+
+int tide_coll_allgather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+                        struct tide_datatype *rdt, struct tide_comm *c)
+{
+    tide_coll_enter(c, true);
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return tide_err(MPI_ERR_NO_MEM, "MPI_Allgather: out of memory");
+    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt};
+    build(s, c, &a, false);
+    return tide_sched_run(s);
+}
+
+static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                 bool vform)
+{
+    int rc;
+    if (c->is_inter && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator"))))
+        return rc;
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
+        return rc;
+    if (a->sbuf != MPI_IN_PLACE &&
+        ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
+         (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf"))))
+        return rc;
+    int nblk = c->is_inter ? c->remote_size : c->size;
+    if (vform) {
+        if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_counts(a->rcounts, a->displs, nblk, a->rdt, true, fn, "recvcounts", "displs")))
+            return rc;
+        if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
+            (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+            return rc;
+    } else {
+        if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_buf(a->rbuf, a->rcount, a->rdt, fn, "recvbuf")))
+            return rc;
+        if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
+            (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
+            return rc;
+    }
+    if (!a->sdt)
+        a->sdt = a->rdt;
+    return MPI_SUCCESS;
+}
+
+static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, !nonblocking);
+    rc = check(fn, c, a, stype, rtype, vform);
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        if (tide_coll_checking())
+            rc = tide_coll_agree_fail(c, rc, 0, fn);
+        return tide_raise_comm(c, rc);
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = vform || c->is_inter ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, vform);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, false);
+}
+TIDE_ALIAS(MPI_Allgather)
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, true);
+}
+TIDE_ALIAS(MPI_Iallgather)
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, false);
+}
+TIDE_ALIAS(MPI_Allgatherv)
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, true);
+}
+TIDE_ALIAS(MPI_Iallgatherv)

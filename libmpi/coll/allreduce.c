@@ -1,0 +1,332 @@
+/*
+ * allreduce.c: MPI_Allreduce and MPI_Iallreduce. Algorithms:
+ *  - recursive doubling: log2 n exchanges of the whole vector; a size that
+ *    is not a power of two first folds pairs of the first 2*rem ranks;
+ *  - Rabenseifner: the same fold, a reduce-scatter by recursive halving
+ *    (distance doubling, so every partial result covers a contiguous run
+ *    of ranks), then an allgather by recursive doubling back up;
+ *  - ring: a reduce-scatter then an allgather round the ring (commutative
+ *    ops; bandwidth-optimal for long vectors);
+ *  - reduce then broadcast;
+ *  - node-aware: reduce within each node, allreduce among the node
+ *    leaders, broadcast within each node (commutative ops).
+ * Every combination puts the lower ranks' part on the left, so
+ * non-commutative ops are applied in rank order by recursive doubling and
+ * Rabenseifner, and every rank computes bit-identical results: each
+ * element is combined by the same operands in the same order everywhere
+ * (or computed once and then copied).
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "coll/coll_args.h"
+#include "coll/inter.h"
+#include "op/op.h"
+
+/* The fold for n not a power of two: ranks below 2*rem pair up, the odd
+ * one of each pair combines both and takes part, the even one waits. */
+struct fold {
+    int pof2, rem, newrank;
+};
+
+static int fold_peer(const struct fold *f, int np)
+{
+    return np < f->rem ? 2 * np + 1 : np + f->rem;
+}
+
+static void fold_in(struct tide_sched *s, const struct tide_cv *v, struct fold *f, void *acc, void *tmp,
+                    size_t count, struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    int n = v->n, me = v->me;
+    f->pof2 = pof2_floor(n);
+    f->rem = n - f->pof2;
+    if (me < 2 * f->rem) {
+        if (me % 2 == 0) {
+            cv_send(s, v, me + 1, step, acc, count, dt);
+            f->newrank = -1;
+        } else {
+            cv_recv(s, v, me - 1, step, tmp, count, dt);
+            tide_sched_fence(s);
+            tide_sched_reduce(s, tmp, acc, count, dt, op); /* acc = (me - 1) op me */
+            f->newrank = me / 2;
+        }
+    } else {
+        f->newrank = me - f->rem;
+    }
+}
+
+static void fold_out(struct tide_sched *s, const struct tide_cv *v, const struct fold *f, void *acc, size_t count,
+                     struct tide_datatype *dt, int step)
+{
+    int me = v->me;
+    if (me < 2 * f->rem) {
+        tide_sched_fence(s);
+        if (me % 2)
+            cv_send(s, v, me - 1, step, acc, count, dt);
+        else
+            cv_recv(s, v, me + 1, step, acc, count, dt);
+    }
+}
+
+static void allreduce_rd(struct tide_sched *s, const struct tide_cv *v, void *rbuf, size_t count,
+                         struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    void *a = rbuf, *b = tide_sched_tmp(s, count, dt);
+    if (!b)
+        return;
+    struct fold f;
+    fold_in(s, v, &f, a, b, count, dt, op, step);
+    if (f.newrank >= 0) {
+        int k = 1;
+        for (int mask = 1; mask < f.pof2; mask <<= 1, k++) {
+            int np = f.newrank ^ mask, peer = fold_peer(&f, np);
+            cv_recv(s, v, peer, step + k, b, count, dt);
+            cv_send(s, v, peer, step + k, a, count, dt);
+            tide_sched_fence(s);
+            if (np < f.newrank) {
+                tide_sched_reduce(s, b, a, count, dt, op); /* a = peer op a */
+            } else {
+                tide_sched_reduce(s, a, b, count, dt, op); /* b = a op peer */
+                void *t = a;
+                a = b;
+                b = t;
+            }
+        }
+        if (a != rbuf)
+            tide_sched_copy(s, a, count, dt, rbuf, count, dt);
+    }
+    fold_out(s, v, &f, rbuf, count, dt, step + 40);
+}
+
+static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v, void *rbuf, size_t count,
+                                   struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    void *tmp = tide_sched_tmp(s, count, dt);
+    if (!tmp)
+        return;
+    struct fold f;
+    fold_in(s, v, &f, rbuf, tmp, count, dt, op, step);
+    if (f.newrank >= 0) {
+        /* the element range kept after each halving step */
+        size_t lo[32], hi[32];
+        int nsteps = 0;
+        size_t l = 0, h = count;
+        int k = 1;
+        for (int mask = 1; mask < f.pof2; mask <<= 1, k++, nsteps++) {
+            int np = f.newrank ^ mask, peer = fold_peer(&f, np);
+            size_t mid = l + (h - l) / 2;
+            size_t kl, kh, sl, sh;
+            if (f.newrank & mask) {
+                kl = mid, kh = h, sl = l, sh = mid;
+            } else {
+                kl = l, kh = mid, sl = mid, sh = h;
+            }
+            if (kh > kl)
+                cv_recv(s, v, peer, step + k, elem_at(tmp, dt, kl), kh - kl, dt);
+            if (sh > sl)
+                cv_send(s, v, peer, step + k, elem_at(rbuf, dt, sl), sh - sl, dt);
+            tide_sched_fence(s);
+            if (kh > kl) {
+                void *mine = elem_at(rbuf, dt, kl), *theirs = elem_at(tmp, dt, kl);
+                if (np < f.newrank) {
+                    tide_sched_reduce(s, theirs, mine, kh - kl, dt, op);
+                } else {
+                    tide_sched_reduce(s, mine, theirs, kh - kl, dt, op);
+                    tide_sched_copy(s, theirs, kh - kl, dt, mine, kh - kl, dt);
+                }
+            }
+            lo[nsteps] = kl;
+            hi[nsteps] = kh;
+            l = kl;
+            h = kh;
+        }
+        /* allgather: retrace the halvings */
+        for (int mask = f.pof2 >> 1, i = nsteps - 1; mask > 0; mask >>= 1, i--, k++) {
+            int np = f.newrank ^ mask, peer = fold_peer(&f, np);
+            size_t pl = i > 0 ? lo[i - 1] : 0, ph = i > 0 ? hi[i - 1] : count; /* the parent range */
+            size_t ml = lo[i], mh = hi[i];
+            size_t ol = ml == pl ? mh : pl, oh = ml == pl ? ph : ml; /* the partner's half */
+            if (oh > ol)
+                cv_recv(s, v, peer, step + k, elem_at(rbuf, dt, ol), oh - ol, dt);
+            if (mh > ml)
+                cv_send(s, v, peer, step + k, elem_at(rbuf, dt, ml), mh - ml, dt);
+            tide_sched_fence(s);
+        }
+    }
+    fold_out(s, v, &f, rbuf, count, dt, step + 80);
+}
+
+/* reduce-scatter and allgather round the ring; piece j is elements
+ * [j cs, (j+1) cs). Rank i ends the first half with piece i complete. */
+static void allreduce_ring(struct tide_sched *s, const struct tide_cv *v, void *rbuf, size_t count,
+                           struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    int n = v->n, me = v->me;
+    size_t cs = (count + (size_t)n - 1) / (size_t)n;
+#define LO(j) ((size_t)(j) * cs < count ? (size_t)(j) * cs : count)
+#define LEN(j) (LO((j) + 1) - LO(j))
+    void *tmp = tide_sched_tmp(s, cs, dt);
+    if (!tmp)
+        return;
+    int left = (me - 1 + n) % n, right = (me + 1) % n;
+    for (int k = 0; k < n - 1; k++, step++) {
+        int sj = (me - k - 1 + 2 * n) % n, rj = (me - k - 2 + 2 * n) % n;
+        if (LEN(rj))
+            cv_recv(s, v, left, step, tmp, LEN(rj), dt);
+        if (LEN(sj))
+            cv_send(s, v, right, step, elem_at(rbuf, dt, LO(sj)), LEN(sj), dt);
+        tide_sched_fence(s);
+        if (LEN(rj))
+            tide_sched_reduce(s, tmp, elem_at(rbuf, dt, LO(rj)), LEN(rj), dt, op);
+    }
+    for (int k = 0; k < n - 1; k++, step++) {
+        int sj = (me - k + n) % n, rj = (me - k - 1 + n) % n;
+        if (LEN(rj))
+            cv_recv(s, v, left, step, elem_at(rbuf, dt, LO(rj)), LEN(rj), dt);
+        if (LEN(sj))
+            cv_send(s, v, right, step, elem_at(rbuf, dt, LO(sj)), LEN(sj), dt);
+        tide_sched_fence(s);
+    }
+#undef LO
+#undef LEN
+}
+
+static void allreduce_hier(struct tide_sched *s, const struct tide_cv *all, const struct tide_coll_state *st,
+                           void *rbuf, size_t count, struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    struct tide_cv node, lead;
+    tide_cv_node(&node, st, all);
+    tide_cv_leaders(&lead, st, all);
+    bool leader = lead.me >= 0;
+    /* the data is in rbuf already (copied there by the caller) */
+    tide_reduce_build(s, &node, leader ? MPI_IN_PLACE : rbuf, rbuf, count, dt, op, 0, TA_BINOMIAL, step);
+    tide_sched_fence(s);
+    if (leader) {
+        size_t bytes = count * dt->size;
+        int alg = bytes <= 16384 ? TA_RD : bytes >= 524288 && count >= (size_t)lead.n ? TA_RING : TA_RABENSEIFNER;
+        tide_allreduce_build(s, &lead, MPI_IN_PLACE, rbuf, count, dt, op, alg, step + TIDE_STEP_PHASE);
+        tide_sched_fence(s);
+    }
+    tide_bcast_binomial(s, &node, rbuf, count, dt, 0, step + 2 * TIDE_STEP_PHASE);
+}
+
+void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, void *rbuf,
+                          size_t count, struct tide_datatype *dt, struct tide_op *op, int alg, int step)
+{
+    if (count == 0)
+        return;
+    if (sbuf != MPI_IN_PLACE) {
+        tide_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+        tide_sched_fence(s);
+    }
+    if (v->n == 1)
+        return;
+    switch (alg) {
+    case TA_RING:
+        if (op->commute && count >= (size_t)v->n) {
+            allreduce_ring(s, v, rbuf, count, dt, op, step);
+            return;
+        }
+        break;
+    case TA_RABENSEIFNER:
+        if (count >= (size_t)pof2_floor(v->n)) {
+            allreduce_rabenseifner(s, v, rbuf, count, dt, op, step);
+            return;
+        }
+        break;
+    case TA_REDUCE_BCAST:
+        tide_reduce_build(s, v, v->me == 0 ? MPI_IN_PLACE : rbuf, rbuf, count, dt, op, 0, TA_BINOMIAL, step);
+        tide_sched_fence(s);
+        tide_bcast_binomial(s, v, rbuf, count, dt, 0, step + TIDE_STEP_PHASE);
+        return;
+    case TA_HIER:
+        if (op->commute && !v->map && v->comm->coll && v->comm->coll->layout == 2) {
+            allreduce_hier(s, v, v->comm->coll, rbuf, count, dt, op, step);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    allreduce_rd(s, v, rbuf, count, dt, op, step);
+}
+
+/* ---- MPI functions ---- */
+
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+                  struct tide_datatype *dt, struct tide_op *op)
+{
+    if (c->is_inter) {
+        tide_inter_allreduce(s, c, sbuf, rbuf, count, dt, op);
+        return;
+    }
+    struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
+                                .even = true};
+    tide_coll_sel_comm(&sel, c);
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    tide_allreduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, tide_coll_select(&sel), 0);
+}
+
+int tide_coll_allreduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+                        struct tide_comm *c)
+{
+    tide_coll_enter(c, true);
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return tide_err(MPI_ERR_NO_MEM, "MPI_Allreduce: out of memory");
+    build(s, c, sbuf, rbuf, count, dt, op);
+    return tide_sched_run(s);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, !nonblocking);
+    struct tide_datatype *dt = NULL;
+    struct tide_op *o = NULL;
+    if (c->is_inter)
+        rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
+    if (!rc)
+        rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
+    if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
+        !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))
+        rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        if (tide_coll_checking())
+            rc = tide_coll_agree_fail(c, rc, 0, fn);
+        return tide_raise_comm(c, rc);
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)count * (long long)dt->size, .op = op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, sbuf, rbuf, count, dt, o);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, NULL, false);
+}
+TIDE_ALIAS(MPI_Allreduce)
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request, true);
+}
+TIDE_ALIAS(MPI_Iallreduce)

@@ -1,0 +1,456 @@
+/*
+ * alltoall.c: MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw and their
+ * nonblocking forms. Algorithms: linear (every receive and send started
+ * at once), pairwise exchange (n-1 rounds, in round k sending to me+k and
+ * receiving from me-k), and for alltoall Bruck (ceil(log2 n) rounds over
+ * a rotated packed copy: in round k every block whose index has bit k
+ * set moves k ranks on; for small blocks). MPI_IN_PLACE: the data to send
+ * is first packed out of the receive buffer. Intercommunicator forms are
+ * in inter.c.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "coll/coll_args.h"
+#include "coll/inter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One side of an all-to-all: block i is counts[i] elements of types[i]
+ * at byte displacement bdispl[i] from buf. */
+struct side {
+    const void *buf;
+    const size_t *counts;
+    const MPI_Aint *bdispl;
+    struct tide_datatype *const *types;
+};
+
+static void *side_ptr(const struct side *x, int i)
+{
+    return (void *)((uintptr_t)x->buf + (uintptr_t)x->bdispl[i]);
+}
+
+static size_t side_bytes(const struct side *x, int i)
+{
+    return x->counts[i] * x->types[i]->size;
+}
+
+static void exchange_linear(struct tide_sched *s, const struct tide_cv *v, const struct side *snd,
+                            const struct side *rcv, int step)
+{
+    int n = v->n, me = v->me;
+    for (int k = 1; k < n; k++) {
+        int from = (me - k + n) % n;
+        if (side_bytes(rcv, from))
+            cv_recv(s, v, from, step, side_ptr(rcv, from), rcv->counts[from], rcv->types[from]);
+    }
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n;
+        if (side_bytes(snd, to))
+            cv_send(s, v, to, step, side_ptr(snd, to), snd->counts[to], snd->types[to]);
+    }
+    tide_sched_copy(s, side_ptr(snd, me), snd->counts[me], snd->types[me], side_ptr(rcv, me), rcv->counts[me],
+                    rcv->types[me]);
+}
+
+static void exchange_pairwise(struct tide_sched *s, const struct tide_cv *v, const struct side *snd,
+                              const struct side *rcv, int step)
+{
+    int n = v->n, me = v->me;
+    tide_sched_copy(s, side_ptr(snd, me), snd->counts[me], snd->types[me], side_ptr(rcv, me), rcv->counts[me],
+                    rcv->types[me]);
+    for (int k = 1; k < n; k++, step++) {
+        int to, from;
+        if (is_pof2(n)) {
+            to = from = me ^ k;
+        } else {
+            to = (me + k) % n;
+            from = (me - k + n) % n;
+        }
+        if (side_bytes(rcv, from))
+            cv_recv(s, v, from, step, side_ptr(rcv, from), rcv->counts[from], rcv->types[from]);
+        if (side_bytes(snd, to))
+            cv_send(s, v, to, step, side_ptr(snd, to), snd->counts[to], snd->types[to]);
+        tide_sched_fence(s);
+    }
+}
+
+/* Bruck on even blocks of bb bytes; sbuf blocks of scount sdt, rbuf blocks
+ * of rcount rdt. */
+static void alltoall_bruck(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
+                           struct tide_datatype *sdt, void *rbuf, size_t rcount, struct tide_datatype *rdt, int step)
+{
+    int n = v->n, me = v->me;
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t bb = rcount * rdt->size;
+    int half = (n + 1) / 2;
+    char *t = tide_sched_alloc(s, (size_t)n * bb);
+    char *out = tide_sched_alloc(s, (size_t)half * bb);
+    char *in = tide_sched_alloc(s, (size_t)half * bb);
+    if (!t || !out || !in)
+        return;
+    /* t[j] = the block for rank (me + j) % n */
+    int head = n - me;
+    tide_sched_copy(s, elem_at(sbuf, sdt, (size_t)me * scount), (size_t)head * scount, sdt, t, (size_t)head * bb,
+                    byte);
+    if (me > 0)
+        tide_sched_copy(s, sbuf, (size_t)me * scount, sdt, t + (size_t)head * bb, (size_t)me * bb, byte);
+    for (int k = 1; k < n; k <<= 1, step++) {
+        int cnt = 0;
+        for (int j = 1; j < n; j++)
+            if (j & k) {
+                tide_sched_copy(s, t + (size_t)j * bb, bb, byte, out + (size_t)cnt * bb, bb, byte);
+                cnt++;
+            }
+        cv_recv(s, v, (me - k + n) % n, step, in, (size_t)cnt * bb, byte);
+        cv_send(s, v, (me + k) % n, step, out, (size_t)cnt * bb, byte);
+        tide_sched_fence(s);
+        cnt = 0;
+        for (int j = 1; j < n; j++)
+            if (j & k) {
+                tide_sched_copy(s, in + (size_t)cnt * bb, bb, byte, t + (size_t)j * bb, bb, byte);
+                cnt++;
+            }
+    }
+    /* t[j] now came from rank (me - j) % n */
+    for (int j = 0; j < n; j++)
+        tide_sched_copy(s, t + (size_t)j * bb, bb, byte, elem_at(rbuf, rdt, (size_t)((me - j + n) % n) * rcount),
+                        rcount, rdt);
+}
+
+/* Describe even blocks as a side (arrays in schedule memory). */
+static bool even_side(struct tide_sched *s, struct side *x, const void *buf, size_t count, struct tide_datatype *dt,
+                      int n)
+{
+    size_t *counts = tide_sched_alloc(s, (size_t)n * sizeof *counts);
+    MPI_Aint *d = tide_sched_alloc(s, (size_t)n * sizeof *d);
+    struct tide_datatype **types = tide_sched_alloc(s, (size_t)n * sizeof *types);
+    if (!counts || !d || !types)
+        return false;
+    for (int i = 0; i < n; i++) {
+        counts[i] = count;
+        d[i] = (MPI_Aint)((size_t)i * count) * dt->extent;
+        types[i] = dt;
+    }
+    x->buf = buf;
+    x->counts = counts;
+    x->bdispl = d;
+    x->types = types;
+    return true;
+}
+
+/* MPI_IN_PLACE: pack every block of the receive side into a temporary and
+ * send from there. */
+static bool in_place_side(struct tide_sched *s, struct side *snd, const struct side *rcv, int n)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += side_bytes(rcv, i);
+    char *t = tide_sched_alloc(s, total);
+    size_t *counts = tide_sched_alloc(s, (size_t)n * sizeof *counts);
+    MPI_Aint *d = tide_sched_alloc(s, (size_t)n * sizeof *d);
+    struct tide_datatype **types = tide_sched_alloc(s, (size_t)n * sizeof *types);
+    if (!t || !counts || !d || !types)
+        return false;
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        size_t b = side_bytes(rcv, i);
+        tide_sched_copy(s, side_ptr(rcv, i), rcv->counts[i], rcv->types[i], t + off, b, byte);
+        counts[i] = b;
+        d[i] = (MPI_Aint)off;
+        types[i] = byte;
+        off += b;
+    }
+    tide_sched_fence(s);
+    snd->buf = t;
+    snd->counts = counts;
+    snd->bdispl = d;
+    snd->types = types;
+    return true;
+}
+
+/* ---- MPI functions ---- */
+
+enum form { F_EVEN, F_V, F_W };
+
+struct aaargs {
+    const void *sbuf;
+    int scount;
+    const int *scounts, *sdispls;
+    struct tide_datatype *sdt;
+    struct tide_datatype **sdts; /* F_W */
+    void *rbuf;
+    int rcount;
+    const int *rcounts, *rdispls;
+    struct tide_datatype *rdt;
+    struct tide_datatype **rdts;
+};
+
+/* the sides of a v/w call */
+static bool vw_side(struct tide_sched *s, struct side *x, const void *buf, const int *counts, const int *displs,
+                    struct tide_datatype *dt, struct tide_datatype **dts, int n)
+{
+    size_t *c = tide_sched_alloc(s, (size_t)n * sizeof *c);
+    MPI_Aint *d = tide_sched_alloc(s, (size_t)n * sizeof *d);
+    struct tide_datatype **types = tide_sched_alloc(s, (size_t)n * sizeof *types);
+    if (!c || !d || !types)
+        return false;
+    for (int i = 0; i < n; i++) {
+        c[i] = (size_t)counts[i];
+        types[i] = dts ? dts[i] : dt;
+        d[i] = dts ? (MPI_Aint)displs[i] : (MPI_Aint)displs[i] * dt->extent;
+    }
+    x->buf = buf;
+    x->counts = c;
+    x->bdispl = d;
+    x->types = types;
+    return true;
+}
+
+static void build(struct tide_sched *s, struct tide_comm *c, const struct aaargs *a, enum form f)
+{
+    if (c->is_inter) {
+        if (f == F_EVEN)
+            tide_inter_alltoall(s, c, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt);
+        else
+            tide_inter_alltoallv(s, c, a->sbuf, a->scounts, a->sdispls, a->sdt, a->sdts, a->rbuf, a->rcounts,
+                                 a->rdispls, a->rdt, a->rdts);
+        return;
+    }
+    int n = c->size;
+    size_t bytes = 0;
+    if (f == F_EVEN) {
+        bytes = (size_t)a->rcount * a->rdt->size;
+    } else {
+        for (int i = 0; i < n; i++)
+            bytes += (size_t)a->rcounts[i] * (f == F_W ? a->rdts[i]->size : a->rdt->size);
+        bytes /= (size_t)n;
+    }
+    struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
+                                .bytes = bytes, .commute = true, .even = f == F_EVEN};
+    tide_coll_sel_comm(&sel, c);
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    int alg = tide_coll_select(&sel);
+    struct side snd, rcv;
+    if (f == F_EVEN) {
+        if (a->rcount * a->rdt->size == 0)
+            return;
+        if (alg == TA_BRUCK && n > 2) {
+            const void *sb = a->sbuf;
+            size_t sc = (size_t)a->scount;
+            struct tide_datatype *st = a->sdt;
+            if (sb == MPI_IN_PLACE) {
+                size_t bb = (size_t)a->rcount * a->rdt->size;
+                char *t = tide_sched_alloc(s, (size_t)n * bb);
+                if (!t)
+                    return;
+                tide_sched_copy(s, a->rbuf, (size_t)n * (size_t)a->rcount, a->rdt, t, (size_t)n * bb,
+                                tide_coll_byte());
+                sb = t;
+                sc = bb;
+                st = tide_coll_byte();
+            }
+            alltoall_bruck(s, &v, sb, sc, st, a->rbuf, (size_t)a->rcount, a->rdt, 0);
+            return;
+        }
+        if (!even_side(s, &rcv, a->rbuf, (size_t)a->rcount, a->rdt, n))
+            return;
+        if (a->sbuf == MPI_IN_PLACE) {
+            if (!in_place_side(s, &snd, &rcv, n))
+                return;
+        } else if (!even_side(s, &snd, a->sbuf, (size_t)a->scount, a->sdt, n)) {
+            return;
+        }
+    } else {
+        if (!vw_side(s, &rcv, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->rdts, n))
+            return;
+        if (a->sbuf == MPI_IN_PLACE) {
+            if (!in_place_side(s, &snd, &rcv, n))
+                return;
+        } else if (!vw_side(s, &snd, a->sbuf, a->scounts, a->sdispls, a->sdt, a->sdts, n)) {
+            return;
+        }
+    }
+    if (alg == TA_PAIRWISE)
+        exchange_pairwise(s, &v, &snd, &rcv, 0);
+    else
+        exchange_linear(s, &v, &snd, &rcv, 0);
+}
+
+int tide_coll_alltoall(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+                       struct tide_datatype *rdt, struct tide_comm *c)
+{
+    tide_coll_enter(c, true);
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return tide_err(MPI_ERR_NO_MEM, "MPI_Alltoall: out of memory");
+    struct aaargs a = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
+    build(s, c, &a, F_EVEN);
+    return tide_sched_run(s);
+}
+
+static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, enum form f)
+{
+    int rc;
+    int n = c->is_inter ? c->remote_size : c->size;
+    if (c->is_inter && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator")))
+        return rc;
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
+        return rc;
+    if (f == F_EVEN) {
+        if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_buf(a->rbuf, a->rcount, a->rdt, fn, "recvbuf")))
+            return rc;
+        if (a->sbuf != MPI_IN_PLACE) {
+            if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
+                (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")) ||
+                (!c->is_inter && (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn))))
+                return rc;
+        } else {
+            a->sdt = a->rdt;
+        }
+        return MPI_SUCCESS;
+    }
+    if (f == F_V) {
+        if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_counts(a->rcounts, a->rdispls, n, a->rdt, true, fn, "recvcounts", "rdispls")))
+            return rc;
+        if (a->sbuf != MPI_IN_PLACE) {
+            if ((rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
+                (rc = tide_coll_check_counts(a->scounts, a->sdispls, n, a->sdt, false, fn, "sendcounts",
+                                             "sdispls")))
+                return rc;
+            if (!c->is_inter &&
+                (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+                return rc;
+        } else {
+            a->sdt = a->rdt;
+        }
+        return MPI_SUCCESS;
+    }
+    a->rdts = malloc((size_t)(n ? n : 1) * sizeof *a->rdts);
+    a->sdts = malloc((size_t)(n ? n : 1) * sizeof *a->sdts);
+    if (!a->rdts || !a->sdts)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if ((rc = tide_coll_check_countsw(a->rcounts, a->rdispls, rtypes, n, true, fn, "recvcounts", "rdispls",
+                                      "recvtypes", a->rdts)))
+        return rc;
+    if (a->sbuf != MPI_IN_PLACE) {
+        if ((rc = tide_coll_check_countsw(a->scounts, a->sdispls, stypes, n, false, fn, "sendcounts", "sdispls",
+                                          "sendtypes", a->sdts)))
+            return rc;
+        if (!c->is_inter &&
+            (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdts[c->rank], a->rcounts[c->rank],
+                                      a->rdts[c->rank], fn)))
+            return rc;
+    } else {
+        memcpy(a->sdts, a->rdts, (size_t)n * sizeof *a->sdts);
+    }
+    a->sdt = a->rdt = tide_coll_byte();
+    return MPI_SUCCESS;
+}
+
+static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
+                 MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, !nonblocking);
+    rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        free(a->sdts);
+        free(a->rdts);
+        if (tide_coll_checking())
+            rc = tide_coll_agree_fail(c, rc, 0, fn);
+        return tide_raise_comm(c, rc);
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s) {
+        free(a->sdts);
+        free(a->rdts);
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = f != F_EVEN || c->is_inter
+                                                     ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, f);
+    free(a->sdts);
+    free(a->rdts);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Alltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, NULL, false);
+}
+TIDE_ALIAS(MPI_Alltoall)
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Ialltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, true);
+}
+TIDE_ALIAS(MPI_Ialltoall)
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, false);
+}
+TIDE_ALIAS(MPI_Alltoallv)
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, true);
+}
+TIDE_ALIAS(MPI_Ialltoallv)
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, NULL,
+                 false);
+}
+TIDE_ALIAS(MPI_Alltoallw)
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Ialltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W,
+                 request, true);
+}
+TIDE_ALIAS(MPI_Ialltoallw)

@@ -1,0 +1,83 @@
+/*
+ * coll_args.h: argument checks shared by the collective MPI functions
+ * (coll_args.c), and the optional agreement check (parameter coll_check)
+ * that makes mismatched roots, counts and operations an error on every
+ * rank instead of a hang. Each check returns MPI_SUCCESS or an error code
+ * whose message names the function and the argument; the caller raises
+ * it on the communicator.
+ */
+#ifndef TIDE_COLL_ARGS_H
+#define TIDE_COLL_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mpi.h"
+
+struct tide_comm;
+struct tide_datatype;
+struct tide_op;
+struct tide_sched;
+
+/* The communicator (*c NULL if invalid: raise with tide_coll_raise). */
+int tide_coll_check_comm(MPI_Comm comm, const char *fn, struct tide_comm **c);
+int tide_coll_check_intra(struct tide_comm *c, const char *fn);
+int tide_coll_check_request(MPI_Request *request, const char *fn);
+/* A (count, datatype) pair: valid committed type, count >= 0. */
+int tide_coll_check_type(MPI_Datatype h, int count, const char *fn, const char *argname,
+                         struct tide_datatype **dt);
+/* A buffer that will be read or written: not NULL when it holds data. */
+int tide_coll_check_buf(const void *buf, int count, struct tide_datatype *dt, const char *fn,
+                        const char *argname);
+/* MPI_IN_PLACE where the standard does not allow it. */
+int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, const char *why);
+/* root: a rank of the group (intracommunicator), or MPI_ROOT /
+ * MPI_PROC_NULL / a remote rank (intercommunicator). */
+int tide_coll_check_root(struct tide_comm *c, int root, const char *fn);
+/* The op, and the (op, type) pair. */
+int tide_coll_check_op(MPI_Op op, struct tide_datatype *dt, const char *fn, struct tide_op **o);
+/* An array of n counts (and optionally displacements) of type dt
+ * describing blocks of one buffer: non-NULL, counts >= 0, the byte span
+ * representable; if `written`, no two blocks may overlap. */
+int tide_coll_check_counts(const int *counts, const int *displs, int n, struct tide_datatype *dt, bool written,
+                           const char *fn, const char *cname, const char *dname);
+/* Alltoallw form: per-block types and byte displacements. */
+int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Datatype *types, int n,
+                            bool written, const char *fn, const char *cname, const char *dname,
+                            const char *tname, struct tide_datatype **dts);
+/* Sum of n counts, MPI_ERR_COUNT if it does not fit an int. */
+int tide_coll_sum_counts(const int *counts, int n, const char *fn, const char *cname, int *sum);
+/* The send side must fit in the receive side: (scount, sdt) packed bytes
+ * at most (rcount, rdt) ones. */
+int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struct tide_datatype *rdt,
+                        const char *fn);
+
+/* First thing of every collective call, once the communicator is known
+ * (before any check that may fail): a blocking call learns the node
+ * layout if it is not known yet (every rank does so at the same call). */
+void tide_coll_enter(struct tide_comm *c, bool blocking);
+
+/* Raise code on c (or, with no communicator, on MPI_COMM_WORLD). */
+int tide_coll_raise(struct tide_comm *c, int code);
+
+/* ---- agreement (coll_check) ---- */
+
+struct tide_coll_agree {
+    int root;        /* as passed, or 0 where there is none */
+    long long bytes; /* a size every rank must agree on, or -1 */
+    int op;          /* MPI_Op handle, or 0 */
+    int err;         /* this rank's error class, 0 if none */
+};
+
+/* Is coll_check on? */
+bool tide_coll_checking(void);
+/* Put the agreement in front of the schedule: if the ranks disagree (or
+ * one of them has an error), every rank's schedule stops there with an
+ * error. */
+void tide_coll_agree_add(struct tide_sched *s, struct tide_comm *c, const struct tide_coll_agree *a,
+                         const char *fn);
+/* A rank whose arguments are wrong still takes part in the agreement (so
+ * the others do not wait for it), then returns its error. */
+int tide_coll_agree_fail(struct tide_comm *c, int code, int root, const char *fn);
+
+#endif

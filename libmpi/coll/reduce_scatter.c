@@ -1,0 +1,242 @@
+/*
+ * reduce_scatter.c: MPI_Reduce_scatter_block, MPI_Reduce_scatter and
+ * their nonblocking forms. Algorithms: ring (n-1 steps, each passing one
+ * partially reduced block on; commutative ops), pairwise (in step k every
+ * rank sends rank me+k its block of the input and combines what me-k
+ * sends; commutative ops), recursive-doubling allreduce then keeping
+ * one's block (short vectors, any op), and reduce to rank 0 in rank order
+ * then scatter (non-commutative ops). Intercommunicator forms are in
+ * inter.c.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "coll/coll_args.h"
+#include "coll/inter.h"
+#include "op/op.h"
+
+#include <stdlib.h>
+
+void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, void *rbuf,
+                               const int *counts, struct tide_datatype *dt, struct tide_op *op, int alg, int step)
+{
+    int n = v->n, me = v->me;
+    size_t *off = tide_sched_alloc(s, (size_t)(n + 1) * sizeof *off);
+    if (!off)
+        return;
+    off[0] = 0;
+    size_t maxc = 0;
+    for (int i = 0; i < n; i++) {
+        off[i + 1] = off[i] + (size_t)counts[i];
+        if ((size_t)counts[i] > maxc)
+            maxc = (size_t)counts[i];
+    }
+    size_t total = off[n];
+    if (total == 0)
+        return;
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    size_t mc = (size_t)counts[me];
+    if (n == 1) {
+        if (sbuf != MPI_IN_PLACE)
+            tide_sched_copy(s, sbuf, mc, dt, rbuf, mc, dt);
+        return;
+    }
+    if (!op->commute && (alg == TA_RING || alg == TA_PAIRWISE))
+        alg = TA_REDUCE_SCATTERV;
+    switch (alg) {
+    case TA_RING: {
+        void *acc = tide_sched_tmp(s, total, dt), *tmp = tide_sched_tmp(s, maxc, dt);
+        if (!acc || !tmp)
+            return;
+        tide_sched_copy(s, in, total, dt, acc, total, dt);
+        tide_sched_fence(s);
+        int left = (me - 1 + n) % n, right = (me + 1) % n;
+        for (int k = 0; k < n - 1; k++, step++) {
+            int sj = (me - k - 1 + 2 * n) % n, rj = (me - k - 2 + 2 * n) % n;
+            if (counts[rj])
+                cv_recv(s, v, left, step, tmp, (size_t)counts[rj], dt);
+            if (counts[sj])
+                cv_send(s, v, right, step, elem_at(acc, dt, off[sj]), (size_t)counts[sj], dt);
+            tide_sched_fence(s);
+            if (counts[rj])
+                tide_sched_reduce(s, tmp, elem_at(acc, dt, off[rj]), (size_t)counts[rj], dt, op);
+        }
+        tide_sched_copy(s, elem_at(acc, dt, off[me]), mc, dt, rbuf, mc, dt);
+        return;
+    }
+    case TA_PAIRWISE: {
+        if (sbuf == MPI_IN_PLACE) {
+            void *t = tide_sched_tmp(s, total, dt);
+            if (!t)
+                return;
+            tide_sched_copy(s, rbuf, total, dt, t, total, dt);
+            tide_sched_fence(s);
+            in = t;
+        }
+        void *tmp = tide_sched_tmp(s, mc, dt);
+        if (!tmp)
+            return;
+        tide_sched_copy(s, elem_at(in, dt, off[me]), mc, dt, rbuf, mc, dt);
+        for (int k = 1; k < n; k++, step++) {
+            int to = (me + k) % n, from = (me - k + n) % n;
+            if (mc)
+                cv_recv(s, v, from, step, tmp, mc, dt);
+            if (counts[to])
+                cv_send(s, v, to, step, elem_at(in, dt, off[to]), (size_t)counts[to], dt);
+            tide_sched_fence(s);
+            if (mc)
+                tide_sched_reduce(s, tmp, rbuf, mc, dt, op);
+        }
+        return;
+    }
+    case TA_RD: {
+        void *full = tide_sched_tmp(s, total, dt);
+        if (!full)
+            return;
+        tide_allreduce_build(s, v, in, full, total, dt, op, TA_RD, step);
+        tide_sched_fence(s);
+        tide_sched_copy(s, elem_at(full, dt, off[me]), mc, dt, rbuf, mc, dt);
+        return;
+    }
+    default: {
+        /* reduce to rank 0 in rank order, then scatter the blocks */
+        void *full = NULL;
+        if (me == 0 && !(full = tide_sched_tmp(s, total, dt)))
+            return;
+        tide_reduce_build(s, v, in, full, total, dt, op, 0, TA_BINOMIAL, step);
+        tide_sched_fence(s);
+        step += TIDE_STEP_PHASE;
+        if (me == 0) {
+            for (int i = 1; i < n; i++)
+                if (counts[i])
+                    cv_send(s, v, i, step, elem_at(full, dt, off[i]), (size_t)counts[i], dt);
+            tide_sched_copy(s, full, mc, dt, rbuf, mc, dt);
+        } else if (mc) {
+            cv_recv(s, v, 0, step, rbuf, mc, dt);
+        }
+        return;
+    }
+    }
+}
+
+/* ---- MPI functions ---- */
+
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+                  struct tide_datatype *dt, struct tide_op *op, bool block)
+{
+    if (c->is_inter) {
+        tide_inter_reduce_scatter(s, c, sbuf, rbuf, counts, dt, op);
+        return;
+    }
+    size_t total = 0;
+    for (int i = 0; i < c->size; i++)
+        total += (size_t)counts[i];
+    struct tide_coll_sel sel = {.kind = block ? TC_REDUCE_SCATTER_BLOCK : TC_REDUCE_SCATTER,
+                                .bytes = total * dt->size, .commute = op->commute, .even = block};
+    tide_coll_sel_comm(&sel, c);
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    tide_reduce_scatter_build(s, &v, sbuf, rbuf, counts, dt, op, tide_coll_select(&sel), 0);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, !nonblocking);
+    struct tide_datatype *dt = NULL;
+    struct tide_op *o = NULL;
+    int *blocks = NULL;
+    int n = c->size, total = 0;
+    bool block = rcounts == NULL;
+    if (c->is_inter)
+        rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
+    if (!rc)
+        rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
+    if (!rc && block) {
+        if (rcount < 0) {
+            rc = tide_err(MPI_ERR_COUNT, "%s: negative count %d (argument recvcount)", fn, rcount);
+        } else if ((long long)rcount * n > 0x7fffffffLL) {
+            rc = tide_err(MPI_ERR_COUNT, "%s: recvcount %d times %d ranks is more than an int holds", fn, rcount,
+                          n);
+        } else if (!(blocks = malloc((size_t)(n ? n : 1) * sizeof *blocks))) {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        } else {
+            for (int i = 0; i < n; i++)
+                blocks[i] = rcount;
+            rcounts = blocks;
+        }
+    } else if (!rc) {
+        rc = tide_coll_check_counts(rcounts, NULL, n, NULL, false, fn, "recvcounts", NULL);
+    }
+    if (!rc)
+        rc = tide_coll_sum_counts(rcounts, n, fn, block ? "recvcount" : "recvcounts", &total);
+    if (!rc && !(rc = tide_coll_check_type(datatype, total, fn, "datatype", &dt)) &&
+        !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))))
+        rc = tide_coll_check_buf(rbuf, rcounts[c->rank], dt, fn, "recvbuf");
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        free(blocks);
+        if (tide_coll_checking())
+            rc = tide_coll_agree_fail(c, rc, 0, fn);
+        return tide_raise_comm(c, rc);
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s) {
+        free(blocks);
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)total * (long long)dt->size, .op = op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, sbuf, rbuf, rcounts, dt, o, block);
+    free(blocks);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, NULL, false);
+}
+TIDE_ALIAS(MPI_Reduce_scatter_block)
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, request, true);
+}
+TIDE_ALIAS(MPI_Ireduce_scatter_block)
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    if (!recvcounts) {
+        struct tide_comm *c = tide_comm_get(comm);
+        return tide_coll_raise(c, tide_err(MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts must not be NULL"));
+    }
+    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL, false);
+}
+TIDE_ALIAS(MPI_Reduce_scatter)
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    if (!recvcounts) {
+        struct tide_comm *c = tide_comm_get(comm);
+        return tide_coll_raise(c, tide_err(MPI_ERR_ARG, "MPI_Ireduce_scatter: recvcounts must not be NULL"));
+    }
+    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request, true);
+}
+TIDE_ALIAS(MPI_Ireduce_scatter)

@@ -1,0 +1,177 @@
+/*
+ * scan.c: MPI_Scan, MPI_Exscan and their nonblocking forms (intra-
+ * communicators only). Algorithms: recursive doubling (in step k each
+ * rank exchanges with me ^ 2^k the reduction of its aligned group of 2^k
+ * ranks, and folds the lower group's into its prefix: ceil(log2 n) steps,
+ * operands always in rank order) and linear (a chain: each rank waits for
+ * the prefix of the ranks below, adds its own, passes it on; one pass over
+ * the data, for long vectors).
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "coll/coll_args.h"
+#include "op/op.h"
+
+static void scan_rd(struct tide_sched *s, const struct tide_cv *v, const void *in, void *rbuf, size_t count,
+                    struct tide_datatype *dt, struct tide_op *op, bool ex, int step)
+{
+    int n = v->n, me = v->me;
+    /* part: the reduction of my whole aligned group so far */
+    void *part = tide_sched_tmp(s, count, dt), *tmp = tide_sched_tmp(s, count, dt);
+    if (!part || !tmp)
+        return;
+    tide_sched_copy(s, in, count, dt, part, count, dt);
+    if (!ex && in != rbuf)
+        tide_sched_copy(s, in, count, dt, rbuf, count, dt);
+    tide_sched_fence(s);
+    bool have = !ex; /* rbuf holds something (exscan: nothing until a lower group arrives) */
+    for (int mask = 1; mask < n; mask <<= 1, step++) {
+        int peer = me ^ mask;
+        if (peer >= n)
+            continue;
+        cv_recv(s, v, peer, step, tmp, count, dt);
+        cv_send(s, v, peer, step, part, count, dt);
+        tide_sched_fence(s);
+        if (peer < me) {
+            if (have) {
+                tide_sched_reduce(s, tmp, rbuf, count, dt, op); /* rbuf = lower op rbuf */
+            } else {
+                tide_sched_copy(s, tmp, count, dt, rbuf, count, dt);
+                have = true;
+            }
+            tide_sched_reduce(s, tmp, part, count, dt, op); /* part = lower op part */
+        } else {
+            tide_sched_reduce(s, part, tmp, count, dt, op); /* tmp = part op higher */
+            void *t = part;
+            part = tmp;
+            tmp = t;
+        }
+    }
+}
+
+static void scan_linear(struct tide_sched *s, const struct tide_cv *v, const void *in, void *rbuf, size_t count,
+                        struct tide_datatype *dt, struct tide_op *op, bool ex, int step)
+{
+    int n = v->n, me = v->me;
+    if (!ex) {
+        if (in != rbuf)
+            tide_sched_copy(s, in, count, dt, rbuf, count, dt);
+        if (me > 0) {
+            void *tmp = tide_sched_tmp(s, count, dt);
+            if (!tmp)
+                return;
+            cv_recv(s, v, me - 1, step, tmp, count, dt);
+            tide_sched_fence(s);
+            tide_sched_reduce(s, tmp, rbuf, count, dt, op);
+        }
+        if (me < n - 1)
+            cv_send(s, v, me + 1, step, rbuf, count, dt);
+        return;
+    }
+    if (me == 0) {
+        cv_send(s, v, 1, step, in, count, dt);
+        return;
+    }
+    void *out = NULL;
+    if (me < n - 1) {
+        out = tide_sched_tmp(s, count, dt);
+        if (!out)
+            return;
+        tide_sched_copy(s, in, count, dt, out, count, dt);
+    }
+    tide_sched_fence(s);
+    cv_recv(s, v, me - 1, step, rbuf, count, dt);
+    tide_sched_fence(s);
+    if (out) {
+        tide_sched_reduce(s, rbuf, out, count, dt, op); /* out = prefix op mine */
+        cv_send(s, v, me + 1, step, out, count, dt);
+    }
+}
+
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+                  struct tide_datatype *dt, struct tide_op *op, bool ex)
+{
+    struct tide_coll_sel sel = {.kind = ex ? TC_EXSCAN : TC_SCAN, .bytes = (size_t)count * dt->size,
+                                .commute = op->commute, .even = true};
+    tide_coll_sel_comm(&sel, c);
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    if (count == 0)
+        return;
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (v.n == 1) {
+        if (!ex && in != rbuf)
+            tide_sched_copy(s, in, (size_t)count, dt, rbuf, (size_t)count, dt);
+        return;
+    }
+    if (tide_coll_select(&sel) == TA_LINEAR)
+        scan_linear(s, &v, in, rbuf, (size_t)count, dt, op, ex, 0);
+    else
+        scan_rd(s, &v, in, rbuf, (size_t)count, dt, op, ex, 0);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, bool ex, MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, !nonblocking);
+    struct tide_datatype *dt = NULL;
+    struct tide_op *o = NULL;
+    if (!(rc = tide_coll_check_intra(c, fn)) &&
+        !(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf")) &&
+        !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
+        !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))
+        rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        if (tide_coll_checking() && !c->is_inter)
+            rc = tide_coll_agree_fail(c, rc, 0, fn);
+        return tide_raise_comm(c, rc);
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)count * (long long)dt->size, .op = op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, sbuf, rbuf, count, dt, o, ex);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, NULL, false);
+}
+TIDE_ALIAS(MPI_Scan)
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request, true);
+}
+TIDE_ALIAS(MPI_Iscan)
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, NULL, false);
+}
+TIDE_ALIAS(MPI_Exscan)
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return start("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request, true);
+}
+TIDE_ALIAS(MPI_Iexscan)

@@ -1,0 +1,407 @@
+/*
+ * comm_idup.c: MPI_Comm_idup, a nonblocking MPI_Comm_dup. The context
+ * agreement runs as a state machine advanced by the progress engine (a
+ * progress hook), so the call returns at once and the duplicate appears
+ * when the request completes:
+ *  - intracommunicator: rounds of the offer reduction over the parent
+ *    (context.h) until an id is found;
+ *  - intercommunicator: the same over the local group for the new local
+ *    communicator, then rounds of: reduction over the local group, the
+ *    leaders (local rank 0) swapping their groups' offers over the parent,
+ *    and a broadcast of the leader's decision.
+ * Every message of the operation carries collective sequence numbers
+ * taken at the call, so collectives started after it on the parent do
+ * not mix with it. The attributes are copied (their copy callbacks run)
+ * at the call, the error handler, topology and hints are the parent's
+ * at the call; *newcomm is written when the request completes.
+ */
+#include "runtime/api.h"
+#include "runtime/attr.h"
+#include "runtime/errhandler.h"
+#include "runtime/info.h"
+#include "comm/comm.h"
+#include "comm/comm_create.h"
+#include "comm/context.h"
+#include "comm/exchange.h"
+#include "comm/topo.h"
+#include "datatype/datatype.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    PH_A_START,   /* agreement A: the new communicator's id (intra) or its local communicator's */
+    PH_A_RUN,
+    PH_B_START,   /* agreement B (inter): the new intercommunicator's id */
+    PH_B_RUN,
+    PH_B_XCHG,    /* leader: swapping offers with the other leader */
+    PH_B_BCAST,   /* the leader's decision to the group */
+    PH_FINISH,
+};
+
+#define STEP_BCAST 31 /* in a round's block of 32 steps; the reduction uses 0..30 */
+
+struct decision {
+    int32_t status;
+    uint32_t id;
+    uint32_t floor;
+    uint32_t pad;
+};
+
+struct idup {
+    struct idup *next;
+    struct tide_request *req;  /* the user's; req->comm holds the parent */
+    struct tide_comm *parent;
+    struct tide_comm *lc;      /* parent, or its local communicator */
+    MPI_Comm *newcomm;
+    struct tide_attr_list *attrs;
+    struct tide_topo *topo;
+    int info;
+    int errhandler;
+    int phase;
+    struct tide_ctx_reduce ra, rb;
+    struct tide_ctx_offer offer, theirs;
+    struct tide_ctx_claim claim;
+    bool claimed;
+    uint32_t floor_a, floor_b, id_a, id_b;
+    bool have_a;
+    /* B: the leaders' swap and the broadcast */
+    uint32_t seq_x;            /* the parent's sequence number for the swap */
+    struct decision dec;
+    int bc_round;
+    bool bc_got;
+    struct tide_request *rq[34];
+    int nrq;
+};
+
+static struct idup *active;
+static bool hook_installed, in_hook;
+
+static struct tide_datatype *bytes(void)
+{
+    return tide_datatype_get(MPI_BYTE);
+}
+
+/* Outstanding requests all done? Frees them; *err gets the first error. */
+static bool all_done(struct idup *d, int *err)
+{
+    for (int i = 0; i < d->nrq; i++)
+        if (d->rq[i] && !d->rq[i]->complete)
+            return false;
+    for (int i = 0; i < d->nrq; i++) {
+        if (!d->rq[i])
+            continue;
+        int e = tide_wait_free(d->rq[i], MPI_STATUS_IGNORE);
+        if (e != MPI_SUCCESS && *err == MPI_SUCCESS)
+            *err = e;
+        d->rq[i] = NULL;
+    }
+    d->nrq = 0;
+    return true;
+}
+
+static void unclaim(struct idup *d)
+{
+    if (d->claimed) {
+        tide_context_unclaim(&d->claim);
+        d->claimed = false;
+    }
+}
+
+static void make_offer(struct idup *d, uint32_t floor_word)
+{
+    unclaim(d);
+    tide_context_offer(floor_word, &d->offer, &d->claim);
+    d->claimed = true;
+}
+
+static int bcast_tag(struct idup *d)
+{
+    return tide_coll_tag(d->rb.seq, (d->bc_round * 32 + STEP_BCAST) & 0x3ff);
+}
+
+/* Post the decision's sends to this member's children of a binomial tree
+ * rooted at local rank 0. */
+static int bcast_children(struct idup *d)
+{
+    int n = d->lc->size, vr = d->lc->rank;
+    int low = vr ? (vr & -vr) : 1 << 30;
+    for (int m = 1; m < low && vr + m < n; m <<= 1) {
+        int rc = tide_isend(&d->dec, (int)sizeof d->dec, bytes(), vr + m, bcast_tag(d), d->lc, d->lc->context_id + 1,
+                            TIDE_MODE_STANDARD, &d->rq[d->nrq]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        d->nrq++;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The new communicator(s), from the agreed ids. */
+static int finish(struct idup *d)
+{
+    struct tide_comm *p = d->parent, *nc;
+    if (p->is_inter) {
+        struct tide_comm *nlc = tide_comm_derive(p, p->group, NULL, d->id_a, NULL);
+        if (!nlc) {
+            tide_context_release(d->id_b);
+            return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
+        }
+        nc = tide_comm_derive(p, p->group, p->remote_group, d->id_b, nlc);
+    } else {
+        nc = tide_comm_derive(p, p->group, NULL, d->id_a, NULL);
+    }
+    if (!nc)
+        return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
+    /* what the parent had at the call */
+    tide_errhandler_release(nc->errhandler);
+    nc->errhandler = d->errhandler;
+    d->errhandler = MPI_ERRHANDLER_NULL;
+    nc->topo = d->topo;
+    d->topo = NULL;
+    nc->info = d->info;
+    d->info = MPI_INFO_NULL;
+    nc->attrs = d->attrs;
+    d->attrs = NULL;
+    *d->newcomm = nc->handle;
+    return MPI_SUCCESS;
+}
+
+/* Advance; true when the operation is over (d->req->error says how). */
+static bool advance(struct idup *d)
+{
+    int rc = MPI_SUCCESS, t;
+    for (;;) {
+        switch (d->phase) {
+        case PH_A_START:
+            make_offer(d, d->floor_a);
+            tide_ctx_reduce_start(&d->ra, &d->offer);
+            d->phase = PH_A_RUN;
+            break;
+        case PH_A_RUN:
+            if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
+                return false;
+            unclaim(d);
+            if (t < 0) {
+                rc = d->ra.err;
+                goto fail;
+            }
+            d->id_a = tide_context_pick(&d->ra.acc);
+            if (d->id_a == TIDE_CONTEXT_NONE) {
+                d->floor_a = tide_context_next_floor(&d->ra.acc, d->floor_a);
+                if (d->floor_a == TIDE_CONTEXT_NONE) {
+                    rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
+                    goto fail;
+                }
+                d->phase = PH_A_START;
+                break;
+            }
+            tide_context_reserve(d->id_a);
+            d->have_a = true;
+            d->phase = d->parent->is_inter ? PH_B_START : PH_FINISH;
+            break;
+        case PH_B_START:
+            make_offer(d, d->floor_b);
+            tide_ctx_reduce_start(&d->rb, &d->offer);
+            d->bc_got = false;
+            d->phase = PH_B_RUN;
+            break;
+        case PH_B_RUN:
+            if ((t = tide_ctx_reduce_test(&d->rb)) == 0)
+                return false;
+            if (t < 0) {
+                rc = d->rb.err;
+                goto fail;
+            }
+            d->bc_round = d->rb.round - 1;
+            if (d->lc->rank == 0) {
+                uint32_t ctx = d->parent->context_id + 1;
+                int tag = tide_coll_tag(d->seq_x, 0);
+                if ((rc = tide_irecv(&d->theirs, (int)sizeof d->theirs, bytes(), 0, tag, d->parent, ctx, &d->rq[0])) !=
+                    MPI_SUCCESS)
+                    goto fail;
+                d->nrq = 1;
+                if ((rc = tide_isend(&d->rb.acc, (int)sizeof d->rb.acc, bytes(), 0, tag, d->parent, ctx,
+                                     TIDE_MODE_STANDARD, &d->rq[1])) != MPI_SUCCESS)
+                    goto fail;
+                d->nrq = 2;
+                d->phase = PH_B_XCHG;
+            } else {
+                /* the decision comes down the tree from the parent node */
+                int vr = d->lc->rank;
+                if ((rc = tide_irecv(&d->dec, (int)sizeof d->dec, bytes(), vr - (vr & -vr), bcast_tag(d), d->lc,
+                                     d->lc->context_id + 1, &d->rq[0])) != MPI_SUCCESS)
+                    goto fail;
+                d->nrq = 1;
+                d->phase = PH_B_BCAST;
+            }
+            break;
+        case PH_B_XCHG:
+            if (!all_done(d, &rc))
+                return false;
+            memset(&d->dec, 0, sizeof d->dec);
+            if (rc != MPI_SUCCESS) {
+                d->dec.status = tide_error_class_of(rc);
+            } else {
+                tide_context_combine(&d->theirs, &d->rb.acc);
+                d->dec.id = tide_context_pick(&d->theirs);
+                if (d->dec.id == TIDE_CONTEXT_NONE) {
+                    d->dec.floor = tide_context_next_floor(&d->theirs, d->floor_b);
+                    if (d->dec.floor == TIDE_CONTEXT_NONE)
+                        d->dec.status = MPI_ERR_INTERN;
+                }
+            }
+            rc = MPI_SUCCESS;
+            d->bc_got = true;
+            if ((rc = bcast_children(d)) != MPI_SUCCESS)
+                goto fail;
+            d->phase = PH_B_BCAST;
+            break;
+        case PH_B_BCAST:
+            if (!all_done(d, &rc))
+                return false;
+            if (rc != MPI_SUCCESS)
+                goto fail;
+            if (!d->bc_got) {
+                d->bc_got = true;
+                if ((rc = bcast_children(d)) != MPI_SUCCESS)
+                    goto fail;
+                break;
+            }
+            unclaim(d);
+            if (d->dec.status != 0) {
+                rc = tide_err(d->dec.status, "MPI_Comm_idup: the groups' leaders could not agree on a context id");
+                goto fail;
+            }
+            if (d->dec.id == TIDE_CONTEXT_NONE) {
+                d->floor_b = d->dec.floor;
+                d->phase = PH_B_START;
+                break;
+            }
+            tide_context_reserve(d->dec.id);
+            d->id_b = d->dec.id;
+            d->phase = PH_FINISH;
+            break;
+        case PH_FINISH:
+            rc = finish(d);
+            if (rc != MPI_SUCCESS) {
+                d->have_a = false; /* released with the failed communicator */
+                goto fail;
+            }
+            return true;
+        default:
+            return true;
+        }
+    }
+fail:
+    /* what is still out must end before its buffers (in d) go */
+    for (int i = 0; i < d->nrq; i++)
+        if (d->rq[i]) {
+            tide_wait_free(d->rq[i], MPI_STATUS_IGNORE);
+            d->rq[i] = NULL;
+        }
+    d->nrq = 0;
+    unclaim(d);
+    if (d->have_a && d->phase != PH_FINISH)
+        tide_context_release(d->id_a);
+    d->req->error = rc;
+    *d->newcomm = MPI_COMM_NULL;
+    return true;
+}
+
+static void idup_free(struct idup *d)
+{
+    if (d->attrs)
+        tide_attr_delete_all(TIDE_ATTR_COMM, MPI_COMM_NULL, &d->attrs);
+    tide_topo_release(d->topo);
+    tide_info_free_internal(&d->info);
+    if (d->errhandler != MPI_ERRHANDLER_NULL)
+        tide_errhandler_release(d->errhandler);
+    free(d);
+}
+
+static int idup_progress(void)
+{
+    if (in_hook || !active)
+        return 0;
+    in_hook = true;
+    int n = 0;
+    struct idup **pp = &active;
+    while (*pp) {
+        struct idup *d = *pp;
+        if (!advance(d)) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        struct tide_request *r = d->req;
+        idup_free(d);
+        tide_request_complete(r);
+        n++;
+    }
+    in_hook = false;
+    return n;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Comm_idup";
+    struct tide_comm *c = tide_comm_get(comm);
+    if (!c)
+        return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
+                        comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    if (!newcomm || !request)
+        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm and request must not be NULL", fn);
+    struct idup *d = calloc(1, sizeof *d);
+    struct tide_request *r = d ? tide_request_new(TIDE_REQ_OTHER) : NULL;
+    if (!r) {
+        free(d);
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    d->info = MPI_INFO_NULL;
+    d->errhandler = MPI_ERRHANDLER_NULL;
+    struct tide_info *hints = tide_info_get(c->info);
+    int rc = MPI_SUCCESS;
+    if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &d->info) != MPI_SUCCESS)
+        rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (rc == MPI_SUCCESS)
+        rc = tide_attr_copy_all(TIDE_ATTR_COMM, c->handle, c->attrs, &d->attrs);
+    if (rc != MPI_SUCCESS) {
+        r->complete = true;
+        tide_request_free(r);
+        idup_free(d);
+        return tide_raise_comm(c, rc);
+    }
+    d->req = r;
+    r->comm = c;
+    tide_comm_retain(c);
+    d->parent = c;
+    d->lc = c->is_inter ? c->local_comm : c;
+    d->newcomm = newcomm;
+    tide_errhandler_retain(c->errhandler);
+    d->errhandler = c->errhandler;
+    if (c->topo) {
+        tide_topo_retain(c->topo);
+        d->topo = c->topo;
+    }
+    /* the sequence numbers of every message of the operation */
+    tide_ctx_reduce_init(&d->ra, d->lc);
+    if (c->is_inter) {
+        tide_ctx_reduce_init(&d->rb, d->lc);
+        d->seq_x = c->coll_seq++;
+    }
+    d->phase = PH_A_START;
+    if (!hook_installed) {
+        tide_progress_register(idup_progress);
+        hook_installed = true;
+    }
+    d->next = active;
+    active = d;
+    *request = r->handle;
+    idup_progress(); /* start it */
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Comm_idup)
