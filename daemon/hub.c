@@ -107,7 +107,7 @@ static void on_launch(struct tide_rbuf *r)
         p->job = job;
         p->rank = k;
         p->local_rank = i++;
-        p->out.fd = p->err.fd = p->stdin_fd = -1;
+        p->out.fd = p->err.fd = p->stdin_fd = p->fin_fd = -1;
         PMIX_PROC_LOAD(&p->pproc, job->desc.nspace, (pmix_rank_t)k);
     }
     djob_add(job);

@@ -96,7 +96,7 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
 
 /* The child side of fork: never returns. */
 static void exec_child(struct djob *job, struct dproc *p, int app, char **env, int in_fd, int out_fd,
-                       int err_fd, int status_fd)
+                       int err_fd, int status_fd, int fin_fd)
 {
     const struct tide_app *a = &job->desc.apps[app];
     int report[2];
@@ -112,6 +112,8 @@ static void exec_child(struct djob *job, struct dproc *p, int app, char **env, i
         report[0] = STAGE_SETUP;
         goto fail;
     }
+    /* the finalize pipe stays open across exec */
+    fcntl(fin_fd, F_SETFD, 0);
     if (a->wdir && chdir(a->wdir) != 0) {
         report[0] = STAGE_CHDIR;
         goto fail;
@@ -132,8 +134,8 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
         snprintf(err, errlen, "PMIx_server_setup_fork failed for rank %d", p->rank);
         return -1;
     }
-    int outp[2], errp[2], inp[2] = {-1, -1}, st[2];
-    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC)) {
+    int outp[2], errp[2], inp[2] = {-1, -1}, st[2], fin[2];
+    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC) || pipe2(fin, O_CLOEXEC)) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         tide_argv_free(env);
         return -1;
@@ -147,6 +149,9 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     } else {
         inp[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
     }
+    char fdnum[16];
+    snprintf(fdnum, sizeof fdnum, "%d", fin[1]);
+    tide_env_set(&env, "TIDE_FINALIZE_FD", fdnum);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -154,7 +159,7 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
         return -1;
     }
     if (pid == 0)
-        exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1]);
+        exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1], fin[1]);
     tide_argv_free(env);
     p->pid = pid;
     setpgid(pid, pid); /* also here, so kill(-pid) works at once */
@@ -162,6 +167,9 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     close(errp[1]);
     close(inp[0]);
     close(st[1]);
+    close(fin[1]);
+    p->fin_fd = fin[0];
+    tide_fd_nonblock(p->fin_fd);
     iof_start(p, outp[0], errp[0], gets_stdin ? inp[1] : -1);
     int report[2];
     ssize_t n = tide_read_full(st[0], report, sizeof report);
@@ -259,6 +267,9 @@ void tided_job_release(struct djob *job)
     for (int i = 0; i < job->nlocal; i++) {
         struct dproc *p = &job->procs[i];
         iof_close(p);
+        if (p->fin_fd >= 0)
+            close(p->fin_fd);
+        p->fin_fd = -1;
         if (p->registered)
             PMIx_server_deregister_client(&p->pproc, NULL, NULL);
     }

@@ -9,6 +9,7 @@
 #include "ctlmsg.h"
 
 #include <signal.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <event2/event.h>
@@ -27,6 +28,11 @@ void reaper_collect(void)
         if (!p)
             continue;
         iof_drain(p);
+        /* MPI_Finalize wrote to the finalize pipe (even if PMIx's own
+         * finalize message was slow) */
+        char f;
+        if (p->fin_fd >= 0 && read(p->fin_fd, &f, 1) == 1 && f == 'F')
+            p->finalized = true;
         p->exited = true;
         p->job->nexited++;
         int how, code;

@@ -39,6 +39,7 @@ struct dproc {
     pmix_proc_t pproc;
     struct dstream out, err;
     int stdin_fd; /* write end of rank's stdin pipe, -1 if none */
+    int fin_fd;   /* read end of the pipe the rank writes 'F' to in MPI_Finalize */
     struct evbuffer *stdin_pending;
     struct event *stdin_ev;
     bool stdin_eof;

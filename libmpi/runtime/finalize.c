@@ -12,6 +12,7 @@
 #include "client.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 int PMPI_Finalize(void)
 {
@@ -29,6 +30,14 @@ int PMPI_Finalize(void)
     tide_modules_finalize();
     tide_comm_finalize_predefined();
     tide.finalized = 1;
+    /* tell the daemon this rank finalised (it reports ranks that exit
+     * without MPI_Finalize) */
+    const char *ffd = getenv("TIDE_FINALIZE_FD");
+    if (ffd) {
+        int fd = atoi(ffd);
+        if (fd > 2 && write(fd, "F", 1) == 1)
+            close(fd);
+    }
     if (tide.have_pmix)
         tide_pmix_finalize();
     free(tide.local_peers);
