@@ -239,12 +239,6 @@ struct allset {
     MPI_Request *reqs;
 };
 
-static bool all_done(void *arg)
-{
-    struct allset *s = arg;
-    return all_complete(s->count, s->reqs);
-}
-
 /* Finish every request; MPI_ERR_IN_STATUS if any failed. */
 static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
@@ -284,8 +278,12 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     int rc = check_array("MPI_Waitall", count, reqs);
     if (rc)
         return rc;
-    struct allset s = {count, reqs};
-    tide_progress_until(all_done, &s);
+    /* wait for each in turn: the progress engine moves all of them */
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        if (!inactive(r) && !r->complete)
+            tide_progress_until(one_done, r);
+    }
     return finish_all(count, reqs, statuses);
 }
 TIDE_ALIAS(MPI_Waitall)
