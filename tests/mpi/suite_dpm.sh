@@ -35,3 +35,4 @@ dpm_two_jobs() {
 tcheck dpm.connect-two-jobs dpm_two_jobs
 tcase dpm.manager-worker -t 60 -out "5 workers, result 328350" -- $MPIEXEC -n 1 --universe-size 6 $TB/dpm_manager
 tcase dpm.singleton-spawn -t 60 -out "2 children" -- $TB/dpm_spawn 2
+tcase dpm.hostile-listeners -t 120 -out "survived" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/rt_hostile
