@@ -176,6 +176,8 @@ void names_on_lookup(struct mdaemon *d, struct tide_rbuf *r)
         reply_status(d, reqid, TIDE_NAME_BAD);
         return;
     }
+    TIDE_DEBUG(2, "lookup of '%s'%s: %s", svc[0], n > 1 ? " (and more)" : "",
+               all_found(svc, n) ? "found" : wait ? "waiting" : "not found");
     if (all_found(svc, n)) {
         reply_found(d, reqid, svc, n);
         free_strs(svc, n);

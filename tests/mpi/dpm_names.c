@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     if (size > 1)
         CHECK_ERR(MPI_Unpublish_name(other, MPI_INFO_NULL, port), MPI_ERR_SERVICE);
     CHECK_ERR(MPI_Unpublish_name("tide-never-published", MPI_INFO_NULL, "x"), MPI_ERR_SERVICE);
-    CHECK_OK(MPI_Sendrecv(NULL, 0, MPI_CHAR, peer, 1, NULL, 0, MPI_CHAR, (rank + size - 1) % size, 1,
+    /* the next rank has looked our name up before we take it away */
+    CHECK_OK(MPI_Sendrecv(NULL, 0, MPI_CHAR, (rank + size - 1) % size, 1, NULL, 0, MPI_CHAR, peer, 1,
                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_Unpublish_name(svc, MPI_INFO_NULL, "some-port"));
     CHECK_ERR(MPI_Unpublish_name(svc, MPI_INFO_NULL, "some-port"), MPI_ERR_SERVICE);
