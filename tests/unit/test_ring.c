@@ -47,7 +47,7 @@ static void test_order_and_wrap(void **state)
     struct tide_ring_prod p;
     struct tide_ring_cons c;
     setup(r, &p, &c);
-    size_t len;
+    size_t len = 0;
     assert_null(tide_ring_peek(&c, &len));
     uint32_t next_put = 0, next_get = 0;
     /* many laps with odd sizes: forces skip entries at the end */
@@ -92,7 +92,7 @@ static void test_full_and_empty(void **state)
     while (put(&p, (uint32_t)n, 56) == 0) /* one cell each */
         n++;
     assert_int_equal(n, SIZE / 64);
-    size_t len;
+    size_t len = 0;
     for (int i = 0; i < n; i++) {
         assert_non_null(tide_ring_peek(&c, &len));
         assert_int_equal(len, 56);
@@ -110,7 +110,7 @@ static void test_stale_laps(void **state)
     struct tide_ring_prod p;
     struct tide_ring_cons c;
     setup(r, &p, &c);
-    size_t len;
+    size_t len = 0;
     /* fill and drain one lap; the old words stay in memory */
     for (int i = 0; i < SIZE / 64; i++)
         assert_int_equal(put(&p, (uint32_t)i, 56), 0);
@@ -157,7 +157,7 @@ static void test_threads(void **state)
     pthread_t t;
     pthread_create(&t, NULL, producer, NULL);
     for (uint32_t i = 0; i < THREAD_MSGS; i++) {
-        size_t len;
+        size_t len = 0;
         const uint8_t *m;
         while (!(m = tide_ring_peek(&c, &len)))
             ;
