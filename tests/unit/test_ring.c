@@ -59,7 +59,10 @@ static void test_order_and_wrap(void **state)
         int k = 1 + round % 5;
         while (k-- > 0) {
             const uint8_t *m = tide_ring_peek(&c, &len);
-            assert_non_null(m);
+            if (!m) { /* fewer entries than that fit: all consumed */
+                assert_int_equal(next_get, next_put);
+                break;
+            }
             uint32_t v;
             memcpy(&v, m, 4);
             assert_int_equal(v, next_get);
