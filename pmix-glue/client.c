@@ -169,6 +169,41 @@ int tide_pmix_fence(int collect)
     return rc == PMIX_SUCCESS ? 0 : -1;
 }
 
+struct fence_nb {
+    void (*done)(int ok, void *arg);
+    void *arg;
+    pmix_info_t info;
+};
+
+static void fence_nb_done(pmix_status_t status, void *cbdata)
+{
+    struct fence_nb *f = cbdata;
+    void (*done)(int, void *) = f->done;
+    void *arg = f->arg;
+    PMIX_INFO_DESTRUCT(&f->info);
+    free(f);
+    done(status == PMIX_SUCCESS, arg);
+}
+
+int tide_pmix_fence_nb(int collect, void (*done)(int ok, void *arg), void *arg)
+{
+    struct fence_nb *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    f->done = done;
+    f->arg = arg;
+    pmix_proc_t all;
+    PMIX_PROC_LOAD(&all, me.nspace, PMIX_RANK_WILDCARD);
+    bool c = collect != 0;
+    PMIX_INFO_LOAD(&f->info, PMIX_COLLECT_DATA, &c, PMIX_BOOL);
+    if (PMIx_Fence_nb(&all, 1, &f->info, 1, fence_nb_done, f) != PMIX_SUCCESS) {
+        PMIX_INFO_DESTRUCT(&f->info);
+        free(f);
+        return -1;
+    }
+    return 0;
+}
+
 int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **data, size_t *len,
                   int timeout)
 {

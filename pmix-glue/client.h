@@ -35,6 +35,10 @@ int tide_pmix_put(const char *key, const void *data, size_t len);
 int tide_pmix_commit(void);
 /* Fence over the whole of our namespace. */
 int tide_pmix_fence(int collect);
+/* Start a fence of the whole job; done(ok, arg) runs on the PMIx thread
+ * when it completes (ok: 1 success, 0 failure). Returns -1 if it could not
+ * start (done is not called then). */
+int tide_pmix_fence_nb(int collect, void (*done)(int ok, void *arg), void *arg);
 /* Fetch a peer's blob. timeout in seconds. *data is malloc'd. */
 int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **data, size_t *len,
                   int timeout);

@@ -10,13 +10,17 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_HOOKS 8
 static int (*hooks[MAX_HOOKS])(void);
 static int nhooks;
 static int spin_limit;
 static long block_after_ns;
+static int wake_fd = -1; /* eventfd other threads ring to end a sleep */
 
 void tide_progress_register(int (*fn)(void))
 {
@@ -36,6 +40,23 @@ void tide_progress_init(void)
         if (spin_limit < 4)
             spin_limit = 4;
         block_after_ns /= 10;
+    }
+    if (wake_fd < 0)
+        wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+void tide_progress_finalize(void)
+{
+    if (wake_fd >= 0)
+        close(wake_fd);
+    wake_fd = -1;
+}
+
+void tide_progress_wake(void)
+{
+    uint64_t one = 1;
+    if (wake_fd >= 0 && write(wake_fd, &one, sizeof one) < 0) {
+        /* the counter is full: a wake-up is pending anyway */
     }
 }
 
@@ -70,6 +91,11 @@ static void block_once(void)
     struct pollfd fds[64];
     int n = 0;
     int k;
+    if (wake_fd >= 0) {
+        fds[n].fd = wake_fd;
+        fds[n].events = POLLIN;
+        fds[n++].revents = 0;
+    }
     for (k = 0; k < tide_ntransports; k++) {
         struct tide_transport *t = tide_transport_list[k];
         if (!t->block_prepare)
@@ -83,6 +109,12 @@ static void block_once(void)
         tide_lock_yield_begin();
         poll(fds, (nfds_t)n, 50);
         tide_lock_yield_end();
+        if (wake_fd >= 0 && fds[0].revents) {
+            uint64_t v;
+            if (read(wake_fd, &v, sizeof v) < 0) {
+                /* another thread drained it */
+            }
+        }
     }
     for (int j = 0; j < k && j < tide_ntransports; j++)
         if (tide_transport_list[j]->block_finish)

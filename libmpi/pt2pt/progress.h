@@ -20,5 +20,9 @@ void tide_progress_wait_flag(volatile bool *flag);
 /* Extra work run on every pass (collective schedules, RMA, ...). */
 void tide_progress_register(int (*fn)(void));
 void tide_progress_init(void);
+void tide_progress_finalize(void);
+/* Wake a thread sleeping in the progress engine (safe from any thread,
+ * e.g. a PMIx callback that completed something the engine waits on). */
+void tide_progress_wake(void);
 
 #endif

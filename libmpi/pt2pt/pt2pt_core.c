@@ -173,7 +173,7 @@ int tide_pt2pt_init(char *err, size_t errlen)
 static bool nothing_pending(void *arg)
 {
     (void)arg;
-    return !tide_protocol_has_pending();
+    return !tide_protocol_has_pending() && !tide_transports_output_pending();
 }
 
 void tide_pt2pt_quiesce(void)
@@ -185,6 +185,7 @@ void tide_pt2pt_finalize(void)
 {
     tide_transports_finalize();
     tide_protocol_finalize();
+    tide_progress_finalize();
     tide_matchq_finalize();
     tide_requests_finalize();
 }

@@ -9,10 +9,24 @@
 #include "runtime/modules.h"
 #include "runtime/proc.h"
 #include "comm/comm.h"
+#include "pt2pt/progress.h"
 #include "client.h"
 
 #include <stdlib.h>
 #include <unistd.h>
+
+struct fence_wait {
+    volatile bool done;
+    bool ok;
+};
+
+static void fence_done(int ok, void *arg)
+{
+    struct fence_wait *fw = arg;
+    fw->ok = ok != 0;
+    __atomic_store_n(&fw->done, true, __ATOMIC_RELEASE);
+    tide_progress_wake();
+}
 
 int PMPI_Finalize(void)
 {
@@ -25,8 +39,15 @@ int PMPI_Finalize(void)
     if (rc != MPI_SUCCESS)
         return tide_raise_comm(tide_comm_self, rc);
     tide_modules_quiesce();
-    if (tide.have_pmix)
-        tide_pmix_fence(0);
+    if (tide.have_pmix) {
+        /* keep serving peers while the others arrive: one may still need
+         * us to accept its connection or answer its protocol messages */
+        struct fence_wait fw = {false, false};
+        if (tide_pmix_fence_nb(0, fence_done, &fw) == 0)
+            tide_progress_wait_flag(&fw.done);
+        else
+            tide_pmix_fence(0);
+    }
     tide_modules_finalize();
     tide_comm_finalize_predefined();
     tide.finalized = 1;

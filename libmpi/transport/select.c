@@ -82,3 +82,11 @@ int tide_transports_progress(void)
         n += tide_transport_list[i]->progress();
     return n;
 }
+
+bool tide_transports_output_pending(void)
+{
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->output_pending && tide_transport_list[i]->output_pending())
+            return true;
+    return false;
+}

@@ -89,6 +89,8 @@ struct tcp_peer {
     char addrs[512];
     bool same_host;
     bool failed;
+    struct tcp_peer *next; /* every peer we hold state for */
+    struct tide_proc *proc;
 };
 
 extern struct tide_transport tide_tcp_transport;
@@ -98,6 +100,7 @@ static struct {
     int epfd;
     int port;
     struct tcp_conn *conns;
+    struct tcp_peer *peers;
     int nopen;
     unsigned pass;
 } tcp = {.listen_fd = -1, .epfd = -1};
@@ -274,8 +277,15 @@ static void peer_open(struct tcp_peer *tp, struct tcp_conn *c)
 
 static struct tcp_peer *peer_state(struct tide_proc *p)
 {
-    if (!p->tcp_state)
-        p->tcp_state = calloc(1, sizeof(struct tcp_peer));
+    if (!p->tcp_state) {
+        struct tcp_peer *tp = calloc(1, sizeof *tp);
+        if (!tp)
+            return NULL;
+        tp->next = tcp.peers;
+        tp->proc = p;
+        tcp.peers = tp;
+        p->tcp_state = tp;
+    }
     return p->tcp_state;
 }
 
@@ -849,6 +859,19 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
     return 0;
 }
 
+/* Messages not yet written: queued on an open connection, or waiting for
+ * one to a peer that can still be reached. */
+static bool tcp_output_pending(void)
+{
+    for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+        if (c->state == C_OPEN && c->sq_head)
+            return true;
+    for (struct tcp_peer *tp = tcp.peers; tp; tp = tp->next)
+        if (tp->pre_head && !tp->failed)
+            return true;
+    return false;
+}
+
 static int tcp_block_prepare(struct pollfd *fds, int max)
 {
     if (tcp.epfd < 0 || max < 1)
@@ -935,6 +958,13 @@ static void tcp_finalize(void)
         free(c->rbuf);
         free(c);
     }
+    while (tcp.peers) {
+        struct tcp_peer *tp = tcp.peers;
+        tcp.peers = tp->next;
+        frames_free(tp->pre_head);
+        tp->proc->tcp_state = NULL;
+        free(tp);
+    }
     if (tcp.listen_fd >= 0)
         close(tcp.listen_fd);
     if (tcp.epfd >= 0)
@@ -960,6 +990,11 @@ static void tcp_forget(struct tide_proc *p)
             c->tp = NULL;
         }
     frames_free(tp->pre_head);
+    for (struct tcp_peer **pp = &tcp.peers; *pp; pp = &(*pp)->next)
+        if (*pp == tp) {
+            *pp = tp->next;
+            break;
+        }
     free(tp);
     p->tcp_state = NULL;
     reap_dead();
@@ -979,4 +1014,5 @@ struct tide_transport tide_tcp_transport = {
     .finalize = tcp_finalize,
     .forget = tcp_forget,
     .send_zc = tcp_send_zc,
+    .output_pending = tcp_output_pending,
 };

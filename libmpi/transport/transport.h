@@ -88,6 +88,9 @@ struct tide_transport {
                    void (*done)(void *arg), void *arg);
     /* Drop what is kept for p (it left through MPI_Comm_disconnect). */
     void (*forget)(struct tide_proc *p);
+    /* Optional: are messages still waiting to leave (queued behind a
+     * connection being made, or not yet written)? Finalize waits for them. */
+    bool (*output_pending)(void);
 };
 
 /* The message layer's entry point for arriving messages. The payload is
@@ -108,6 +111,8 @@ void tide_transports_finalize(void);
 /* Choose a transport for p (fetching its card); NULL if unreachable. */
 struct tide_transport *tide_transport_for(struct tide_proc *p);
 int tide_transports_progress(void);
+/* Does any transport still hold messages that have not left? */
+bool tide_transports_output_pending(void);
 extern struct tide_transport *tide_transport_list[4];
 extern int tide_ntransports;
 
