@@ -41,12 +41,14 @@ struct frame {
 
 void tide_conv_init(struct tide_convertor *cv, struct tide_datatype *dt, size_t count, const void *buf)
 {
-    memset(cv, 0, sizeof *cv);
     cv->dt = dt;
     cv->buf = (char *)buf;
     cv->count = count;
     cv->total = count * dt->size;
+    cv->pos = 0;
     cv->elem = SIZE_MAX;
+    cv->elem_off = 0;
+    cv->pc = 0;
     if (!dt->contig && cv->total && tide_datatype_prepare(dt) != 0)
         cv->total = 0; /* out of memory: nothing can move */
 }
@@ -378,7 +380,9 @@ static void top_frame(const struct tide_convertor *cv, struct frame *f)
     MPI_Aint ext = dt->extent, tile;
     bool tiles = (r->kind == DT_VECLEAF || r->kind == DT_VEC) &&
                  !__builtin_mul_overflow((MPI_Aint)r->count, r->stride, &tile) && tile == ext;
-    memset(f, 0, sizeof *f);
+    f->n = r;
+    f->i = 0;
+    f->child = NULL;
     if (r->kind == DT_CONTIG) {
         f->kind = DT_VECLEAF;
         f->count = cv->count;
@@ -396,6 +400,7 @@ static void top_frame(const struct tide_convertor *cv, struct frame *f)
         f->kind = DT_VEC;
         f->count = cv->count;
         f->stride = ext;
+        f->blen = 0;
         f->child = r;
         f->base = b;
     }
@@ -406,6 +411,14 @@ static int seek(const struct tide_convertor *cv, struct frame *st, size_t off, s
 {
     int d = 0;
     top_frame(cv, &st[0]);
+    if (off == 0) { /* the start: first child everywhere, no searching */
+        while (st[d].kind == DT_VEC || st[d].kind == DT_SEQ) {
+            push_child(&st[d], &st[d + 1]);
+            d++;
+        }
+        *part = 0;
+        return d;
+    }
     for (;;) {
         struct frame *f = &st[d];
         switch (f->kind) {
