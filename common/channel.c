@@ -21,9 +21,12 @@ struct tide_channel {
     tide_channel_close_fn on_close;
     void *arg;
     char peer[64];
+    uint32_t max_payload;
     int in_dispatch;
     int free_pending;
     int closed;
+    int plain_socket; /* made by tide_channel_new: tide_channel_flush may write the fd */
+    int closing;      /* tide_channel_close_after_flush: close once drained */
 };
 
 static void channel_destroy(struct tide_channel *ch)
@@ -48,7 +51,7 @@ static void channel_read_cb(struct bufferevent *bev, void *ctx)
     struct tide_channel *ch = ctx;
     struct evbuffer *in = bufferevent_get_input(bev);
     ch->in_dispatch++;
-    while (!ch->closed && !ch->free_pending) {
+    while (!ch->closed && !ch->free_pending && !ch->closing) {
         size_t avail = evbuffer_get_length(in);
         if (avail < TIDE_WIRE_HEADER)
             break;
@@ -59,6 +62,12 @@ static void channel_read_cb(struct bufferevent *bev, void *ctx)
         if (tide_wire_header(hdr, &type, &plen) != 0) {
             tide_error("closing connection from %s: malformed frame header", ch->peer);
             channel_fail(ch, "malformed frame");
+            break;
+        }
+        if (plen > ch->max_payload) {
+            tide_error("closing connection from %s: frame of %u bytes (the limit is %u)", ch->peer,
+                       (unsigned)plen, (unsigned)ch->max_payload);
+            channel_fail(ch, "frame too long");
             break;
         }
         if (avail < TIDE_WIRE_HEADER + (size_t)plen)
@@ -89,31 +98,79 @@ static void channel_event_cb(struct bufferevent *bev, short what, void *ctx)
     }
 }
 
-struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_channel_msg_fn on_msg,
-                                      tide_channel_close_fn on_close, void *arg, const char *peer)
+static void channel_write_cb(struct bufferevent *bev, void *ctx)
 {
-    struct tide_channel *ch = calloc(1, sizeof *ch);
-    if (!ch)
+    struct tide_channel *ch = ctx;
+    if (!ch->closing || evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+        return;
+    ch->in_dispatch++;
+    channel_fail(ch, "closed after the last message");
+    ch->in_dispatch--;
+    if (ch->free_pending && ch->in_dispatch == 0)
+        channel_destroy(ch);
+}
+
+struct tide_channel *tide_channel_new_bev(struct bufferevent *bev, tide_channel_msg_fn on_msg,
+                                          tide_channel_close_fn on_close, void *arg, const char *peer)
+{
+    if (!bev)
         return NULL;
-    evutil_make_socket_nonblocking(fd);
-    ch->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-    if (!ch->bev) {
-        free(ch);
+    struct tide_channel *ch = calloc(1, sizeof *ch);
+    if (!ch) {
+        bufferevent_free(bev);
         return NULL;
     }
+    ch->bev = bev;
     ch->on_msg = on_msg;
     ch->on_close = on_close;
     ch->arg = arg;
+    ch->max_payload = TIDE_WIRE_MAX_PAYLOAD;
     snprintf(ch->peer, sizeof ch->peer, "%s", peer ? peer : "peer");
-    bufferevent_setcb(ch->bev, channel_read_cb, NULL, channel_event_cb, ch);
+    bufferevent_setcb(ch->bev, channel_read_cb, channel_write_cb, channel_event_cb, ch);
     bufferevent_enable(ch->bev, EV_READ | EV_WRITE);
     return ch;
+}
+
+struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_channel_msg_fn on_msg,
+                                      tide_channel_close_fn on_close, void *arg, const char *peer)
+{
+    evutil_make_socket_nonblocking(fd);
+    struct bufferevent *bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+    struct tide_channel *ch = tide_channel_new_bev(bev, on_msg, on_close, arg, peer);
+    if (ch)
+        ch->plain_socket = 1;
+    return ch;
+}
+
+void tide_channel_set_max_payload(struct tide_channel *ch, uint32_t max)
+{
+    ch->max_payload = max < TIDE_WIRE_MAX_PAYLOAD ? max : TIDE_WIRE_MAX_PAYLOAD;
+}
+
+size_t tide_channel_outq(const struct tide_channel *ch)
+{
+    return evbuffer_get_length(bufferevent_get_output(ch->bev));
+}
+
+void tide_channel_close_after_flush(struct tide_channel *ch)
+{
+    if (ch->closed || ch->closing)
+        return;
+    ch->closing = 1;
+    bufferevent_disable(ch->bev, EV_READ);
+    if (evbuffer_get_length(bufferevent_get_output(ch->bev)) == 0) {
+        ch->in_dispatch++;
+        channel_fail(ch, "closed after the last message");
+        ch->in_dispatch--;
+        if (ch->free_pending && ch->in_dispatch == 0)
+            channel_destroy(ch);
+    }
 }
 
 int tide_channel_send(struct tide_channel *ch, struct tide_wbuf *w)
 {
     int rc = -1;
-    if (!ch->closed && tide_wire_finish(w) == 0)
+    if (!ch->closed && !ch->closing && tide_wire_finish(w) == 0)
         rc = bufferevent_write(ch->bev, w->data, w->len) == 0 ? 0 : -1;
     tide_wire_free(w);
     return rc;
@@ -121,7 +178,7 @@ int tide_channel_send(struct tide_channel *ch, struct tide_wbuf *w)
 
 void tide_channel_flush(struct tide_channel *ch)
 {
-    if (!ch || ch->closed)
+    if (!ch || ch->closed || !ch->plain_socket)
         return;
     struct evbuffer *out = bufferevent_get_output(ch->bev);
     int fd = bufferevent_getfd(ch->bev);
