@@ -234,7 +234,7 @@ struct name_task {
     pmix_proc_t proc;
     char **keys;
     char **values;
-    bool wait;
+    uint32_t wait_ms; /* lookup: 0 no waiting, UINT32_MAX for ever */
     pmix_op_cbfunc_t op_cb;
     pmix_lookup_cbfunc_t lookup_cb;
     void *cbdata;
@@ -273,7 +273,7 @@ static void name_run(struct tide_task *task)
     tide_wire_put_str(&w, t->proc.nspace);
     tide_wire_put_u32(&w, t->proc.rank);
     if (t->kind == RK_LOOKUP)
-        tide_wire_put_u32(&w, t->wait);
+        tide_wire_put_u32(&w, t->wait_ms);
     tide_wire_put_u32(&w, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         tide_wire_put_str(&w, t->keys[i]);
@@ -339,9 +339,18 @@ static pmix_status_t up_lookup(const pmix_proc_t *proc, char **keys, const pmix_
     struct name_task *t = keys_task(RK_LOOKUP, proc, keys);
     if (!t)
         return PMIX_ERR_NOMEM;
-    for (size_t i = 0; i < ninfo; i++)
+    /* PMIX_WAIT: wait until the names are published; PMIX_TIMEOUT (seconds)
+     * bounds that wait */
+    bool wait = false;
+    int timeout_s = 0;
+    for (size_t i = 0; i < ninfo; i++) {
         if (PMIX_CHECK_KEY(&info[i], PMIX_WAIT))
-            t->wait = true;
+            wait = true;
+        else if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT) && info[i].value.type == PMIX_INT)
+            timeout_s = info[i].value.data.integer;
+    }
+    if (wait)
+        t->wait_ms = timeout_s > 0 && timeout_s < 4000000 ? (uint32_t)timeout_s * 1000u : UINT32_MAX;
     t->lookup_cb = cbfunc;
     t->cbdata = cbdata;
     t->base.run = name_run;

@@ -132,6 +132,10 @@ void names_on_lookup(struct mdaemon *d, struct tide_rbuf *r);
 void names_on_unpublish(struct mdaemon *d, struct tide_rbuf *r);
 void names_job_ended(const char *nspace);
 void names_daemon_lost(struct mdaemon *d);
+void names_wake_waiters(void);
+/* Requests to the name service still out: true if so, and fn runs once
+ * they are answered (or after a few seconds); false if there are none. */
+bool names_drain_then(void (*fn)(void));
 
 /* output.c */
 void output_write(struct mjob *job, int rank, int stream, const void *data, size_t len);

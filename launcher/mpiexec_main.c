@@ -41,6 +41,9 @@ static const char *env_lookup(const char *name)
 
 void mpiexec_finish(void)
 {
+    /* clean-up requests to the name service go out first */
+    if (names_drain_then(mpiexec_finish))
+        return;
     if (mx.session_dir[0])
         tide_rmtree(mx.session_dir);
     TIDE_DEBUG(1, "exit status %d", mx.exit_status);

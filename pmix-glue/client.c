@@ -325,12 +325,25 @@ int tide_pmix_publish(const char *service, const char *port)
     return name_status(rc);
 }
 
-int tide_pmix_lookup(const char *service, char *port, size_t len)
+int tide_pmix_lookup(const char *service, char *port, size_t len, int wait_s)
 {
     pmix_pdata_t pd;
     PMIX_PDATA_CONSTRUCT(&pd);
     PMIX_LOAD_KEY(pd.key, service);
-    pmix_status_t rc = PMIx_Lookup(&pd, 1, NULL, 0);
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    if (wait_s != 0) {
+        int all = 0;
+        PMIX_INFO_LOAD(&info[ninfo], PMIX_WAIT, &all, PMIX_INT);
+        ninfo++;
+        if (wait_s > 0) {
+            PMIX_INFO_LOAD(&info[ninfo], PMIX_TIMEOUT, &wait_s, PMIX_INT);
+            ninfo++;
+        }
+    }
+    pmix_status_t rc = PMIx_Lookup(&pd, 1, ninfo ? info : NULL, ninfo);
+    for (size_t i = 0; i < ninfo; i++)
+        PMIX_INFO_DESTRUCT(&info[i]);
     int st = name_status(rc);
     if (st == TIDE_PMIX_NAME_OK) {
         if (pd.value.type == PMIX_STRING && pd.value.data.string)

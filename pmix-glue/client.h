@@ -75,7 +75,9 @@ enum tide_pmix_name_status {
     TIDE_PMIX_NAME_ERROR,
 };
 int tide_pmix_publish(const char *service, const char *port);
-int tide_pmix_lookup(const char *service, char *port, size_t len);
+/* wait_s: 0 answer at once; >0 wait up to that many seconds for the name
+ * to be published; <0 wait without limit */
+int tide_pmix_lookup(const char *service, char *port, size_t len, int wait_s);
 int tide_pmix_unpublish(const char *service);
 
 #endif

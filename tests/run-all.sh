@@ -14,6 +14,10 @@ if "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize; then
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 fi
 rm -rf "$T_LOGDIR"
+# the per-user name service of the tests: private to this tree, and gone
+# soon after the last job
+export TIDE_NS_DIR="$B/tests/ns-home"
+export TIDE_NAMESERVER_IDLE_EXIT=2
 . "$S/tests/lib.sh"
 
 # Unit tests: each cmocka case counts as one test.

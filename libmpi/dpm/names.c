@@ -4,10 +4,17 @@
  * An unknown name is MPI_ERR_NAME; publishing a name that exists is
  * MPI_ERR_NAME too; unpublishing a name that is not there, or that another
  * process published, is MPI_ERR_SERVICE.
+ *
+ * Names are shared with separately started jobs through the name service.
+ * MPI_Lookup_name takes the info key "tide_lookup_wait": how many seconds
+ * to wait for the name to be published ("forever" or -1: no limit), so a
+ * job can be started before the one it looks for.
  */
 #include "runtime/api.h"
+#include "runtime/info.h"
 #include "client.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SERVICE_MAX 511 /* PMIx keys are at most 511 characters */
@@ -86,16 +93,29 @@ TIDE_ALIAS(MPI_Unpublish_name)
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     TIDE_API_ENTER();
-    (void)info;
     const char *fn = "MPI_Lookup_name";
     int rc = check_service(fn, service_name);
     if (!rc && !port_name)
         rc = tide_err(MPI_ERR_ARG, "%s: port_name must not be NULL", fn);
+    int wait_s = 0;
+    const char *w = rc ? NULL : tide_info_lookup(tide_info_get(info), "tide_lookup_wait");
+    if (w) {
+        char *end;
+        long v = strtol(w, &end, 10);
+        if (strcmp(w, "forever") == 0 || strcmp(w, "true") == 0)
+            wait_s = -1;
+        else if (end != w && *end == '\0' && v >= -1 && v <= 1000000)
+            wait_s = v == -1 ? -1 : (int)v;
+        else
+            rc = tide_err(MPI_ERR_INFO_VALUE,
+                          "%s: info key tide_lookup_wait must be a number of seconds or \"forever\", not '%s'", fn,
+                          w);
+    }
     if (!rc && !tide.have_pmix)
         rc = no_runtime(fn);
     if (rc)
         return tide_raise(rc);
-    switch (tide_pmix_lookup(service_name, port_name, MPI_MAX_PORT_NAME)) {
+    switch (tide_pmix_lookup(service_name, port_name, MPI_MAX_PORT_NAME, wait_s)) {
     case TIDE_PMIX_NAME_OK: return MPI_SUCCESS;
     case TIDE_PMIX_NAME_NOT_FOUND:
         return TIDE_ERR(MPI_ERR_NAME, "%s: no port is published as '%s' (argument service_name)", fn, service_name);
