@@ -81,14 +81,19 @@ void tide_comm_release(struct tide_comm *c)
         tide_comm_detach_hook(c);
     if (c->local_comm)
         tide_comm_release(c->local_comm);
-    /* the context and its matching queues go with the last reference */
+    /* the context and its matching queues go with the last reference;
+     * a queue still holding messages nobody received stays, and then the
+     * id is not given out again (the next communicator would get them) */
+    bool reuse = true;
     if (c->context_id >= TIDE_CONTEXT_FIXED_END) {
         tide_matchq_drop(c->context_id);
         tide_matchq_drop(c->context_id + 1);
+        reuse = !tide_matchq_find(c->context_id) && !tide_matchq_find(c->context_id + 1);
     }
     tide_topo_release(c->topo);
     tide_info_free_internal(&c->info);
-    tide_context_release(c->context_id);
+    if (reuse)
+        tide_context_release(c->context_id);
     tide_errhandler_release(c->errhandler);
     tide_handle_release(c->handle);
     tide_group_release(c->group);
