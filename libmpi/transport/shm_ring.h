@@ -142,6 +142,7 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
         }
         uint32_t n = (uint32_t)word;
         if (n == TIDE_RING_SKIP) {
+            atomic_store_explicit(w, 0, memory_order_relaxed); /* see tide_ring_release */
             c->head += c->size - off;
             continue;
         }
@@ -153,7 +154,14 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
 /* Consume the entry returned by the last peek. */
 static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
 {
-    c->head += tide_ring_round(8 + (uint64_t)len);
+    /* Entries start on cell boundaries, and a later lap's entry may start
+     * where this one's payload is: clear the first word of every cell it
+     * used, so what is left there never looks like a valid word (tag 0 is
+     * never valid) whatever the payload held. */
+    uint64_t end = c->head + tide_ring_round(8 + (uint64_t)len);
+    for (uint64_t pos = c->head; pos < end; pos += TIDE_RING_CELL)
+        atomic_store_explicit((_Atomic uint64_t *)(c->cells + (pos & c->mask)), 0, memory_order_relaxed);
+    c->head = end;
     if (publish_now || c->head - c->published >= c->size / 8) {
         atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
         c->published = c->head;
