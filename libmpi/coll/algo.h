@@ -131,6 +131,7 @@ enum tide_coll_alg {
     TA_REDUCE_SCATTERV, /* reduce_scatter: reduce then scatterv */
     TA_HALVING,         /* reduce_scatter: recursive halving */
     TA_HIER,            /* node-aware two-level */
+    TA_DIRECT,          /* every message of each phase at once: reduce-scatter / allgather / gather */
     TA_NALGS
 };
 

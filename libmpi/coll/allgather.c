@@ -4,10 +4,12 @@
  * doubling (log2 n steps exchanging everything gathered so far; for a
  * size that is not a power of two the extra ranks first hand their block
  * to a partner and get the result back at the end), Bruck (ceil(log2 n)
- * steps on a rotated packed copy, any n), linear (every block to every
- * rank at once), and node-aware (gather within each node, ring among
+ * steps on a rotated packed copy, any n), direct (every block to every
+ * rank at once: one round), linear (a star: gather at rank 0, broadcast
+ * from it; two rounds), and node-aware (gather within each node, ring among
  * the leaders, broadcast within each node). Allgatherv: ring, recursive
- * doubling over a packed copy, and linear.
+ * doubling over a packed copy, and direct (every block to every rank at
+ * once).
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
@@ -51,23 +53,58 @@ static void recv_blk(struct tide_sched *s, const struct tide_cv *v, int from, in
         cv_recv(s, v, from, step, blk_ptr(b, i), blk_count(b, i), b->dt);
 }
 
-static void ring(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, int step)
+/* This rank's own contribution, when it is still in the send buffer (it
+ * goes out from there while it is copied into place, rather than after). */
+struct own {
+    const void *buf; /* NULL: already in its block of the receive buffer */
+    size_t count;
+    struct tide_datatype *dt;
+};
+
+static void send_own(struct tide_sched *s, const struct tide_cv *v, int to, int step, const struct blocks *b,
+                     const struct own *o)
+{
+    if (!o->buf) {
+        send_blk(s, v, to, step, b, v->me);
+        return;
+    }
+    if (o->count * o->dt->size > 0)
+        cv_send(s, v, to, step, o->buf, o->count, o->dt);
+}
+
+static void copy_own(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, const struct own *o)
+{
+    if (o->buf)
+        tide_sched_copy(s, o->buf, o->count, o->dt, blk_ptr(b, v->me), blk_count(b, v->me), b->dt);
+}
+
+static void ring(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, const struct own *o,
+                 int step)
 {
     int n = v->n, me = v->me, left = (me - 1 + n) % n, right = (me + 1) % n;
     for (int k = 0; k < n - 1; k++, step++) {
         recv_blk(s, v, left, step, b, (me - k - 1 + n) % n);
-        send_blk(s, v, right, step, b, (me - k + n) % n);
+        if (k == 0) {
+            send_own(s, v, right, step, b, o);
+            copy_own(s, v, b, o);
+        } else {
+            send_blk(s, v, right, step, b, (me - k + n) % n);
+        }
         tide_sched_fence(s);
     }
+    if (n == 1)
+        copy_own(s, v, b, o);
 }
 
-static void linear(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, int step)
+static void linear(struct tide_sched *s, const struct tide_cv *v, const struct blocks *b, const struct own *o,
+                   int step)
 {
     int n = v->n, me = v->me;
     for (int k = 1; k < n; k++)
         recv_blk(s, v, (me - k + n) % n, step, b, (me - k + n) % n);
     for (int k = 1; k < n; k++)
-        send_blk(s, v, (me + k) % n, step, b, me);
+        send_own(s, v, (me + k) % n, step, b, o);
+    copy_own(s, v, b, o);
 }
 
 /* Recursive doubling over ranges of blocks. With a fold for n not a power
@@ -257,8 +294,17 @@ void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const v
         bruck(s, v, sbuf, scount, sdt, &b, step);
         return;
     }
-    if (sbuf != blk_ptr(&b, me)) {
-        tide_sched_copy(s, sbuf, scount, sdt, blk_ptr(&b, me), rcount, rdt);
+    struct own o = {sbuf != blk_ptr(&b, me) ? sbuf : NULL, scount, sdt};
+    struct own none = {NULL, 0, NULL};
+    if (alg == TA_RING || alg == TA_DIRECT || (alg == TA_HIER && !(v->comm->coll && v->comm->coll->layout == 2))) {
+        if (alg == TA_DIRECT)
+            linear(s, v, &b, &o, step);
+        else
+            ring(s, v, &b, &o, step);
+        return;
+    }
+    if (o.buf) {
+        copy_own(s, v, &b, &o);
         tide_sched_fence(s);
     }
     switch (alg) {
@@ -266,7 +312,11 @@ void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const v
         rd_generic(s, v, range_even, &b, step);
         break;
     case TA_LINEAR:
-        linear(s, v, &b, step);
+        /* a star: gather at rank 0, broadcast from it */
+        tide_gather_build(s, v, me == 0 ? MPI_IN_PLACE : blk_ptr(&b, me), rcount, rdt, rbuf, rcount, rdt, 0,
+                          TA_LINEAR, step);
+        tide_sched_fence(s);
+        tide_bcast_linear(s, v, rbuf, (size_t)n * rcount, rdt, 0, step + TIDE_STEP_PHASE);
         break;
     case TA_HIER:
         if (v->comm->coll && v->comm->coll->layout == 2 && !v->map) {
@@ -275,7 +325,7 @@ void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const v
         }
         __attribute__((fallthrough));
     default:
-        ring(s, v, &b, step);
+        ring(s, v, &b, &none, step);
         break;
     }
 }
@@ -286,12 +336,18 @@ static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, cons
 {
     struct blocks b = {.buf = rbuf, .dt = rdt, .counts = rcounts, .displs = displs};
     int n = v->n, me = v->me;
-    if (sbuf != MPI_IN_PLACE) {
-        tide_sched_copy(s, sbuf, scount, sdt, blk_ptr(&b, me), blk_count(&b, me), rdt);
+    struct own o = {sbuf != MPI_IN_PLACE ? sbuf : NULL, scount, sdt};
+    if (alg != TA_RD || n == 1) {
+        if (alg == TA_DIRECT)
+            linear(s, v, &b, &o, step);
+        else
+            ring(s, v, &b, &o, step);
+        return;
+    }
+    if (o.buf) {
+        copy_own(s, v, &b, &o);
         tide_sched_fence(s);
     }
-    if (n == 1)
-        return;
     if (alg == TA_RD) {
         struct tide_datatype *byte = tide_coll_byte();
         size_t *off = tide_sched_alloc(s, (size_t)(n + 1) * sizeof *off);
@@ -315,10 +371,6 @@ static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, cons
                 tide_sched_copy(s, t + off[i], off[i + 1] - off[i], byte, blk_ptr(&b, i), blk_count(&b, i), rdt);
         return;
     }
-    if (alg == TA_LINEAR)
-        linear(s, v, &b, step);
-    else
-        ring(s, v, &b, step);
 }
 
 /* ---- MPI functions ---- */
@@ -418,9 +470,7 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, 0, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)

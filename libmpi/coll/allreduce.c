@@ -7,7 +7,11 @@
  *    of ranks), then an allgather by recursive doubling back up;
  *  - ring: a reduce-scatter then an allgather round the ring (commutative
  *    ops; bandwidth-optimal for long vectors);
- *  - reduce then broadcast;
+ *  - reduce then broadcast, by binomial trees or by a star through rank 0
+ *    (linear: two rounds whatever n, for short vectors when ranks
+ *    outnumber cores);
+ *  - direct: a reduce-scatter and an allgather with all the messages of
+ *    each phase at once (two rounds, each byte moved once per phase);
  *  - node-aware: reduce within each node, allreduce among the node
  *    leaders, broadcast within each node (commutative ops).
  * Every combination puts the lower ranks' part on the left, so
@@ -22,6 +26,7 @@
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 #include "op/op.h"
+
 
 /* The fold for n not a power of two: ranks below 2*rem pair up, the odd
  * one of each pair combines both and takes part, the even one waits. */
@@ -98,14 +103,37 @@ static void allreduce_rd(struct tide_sched *s, const struct tide_cv *v, void *rb
     fold_out(s, v, &f, rbuf, count, dt, step + 40);
 }
 
-static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v, void *rbuf, size_t count,
-                                   struct tide_datatype *dt, struct tide_op *op, int step)
+/* src as for allreduce_ring: this rank's data, not yet in rbuf
+ * (commutative ops); it is combined into rbuf by the fold or the first
+ * halving step */
+static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v, const void *src, void *rbuf,
+                                   size_t count, struct tide_datatype *dt, struct tide_op *op, int step)
 {
     void *tmp = tide_sched_tmp(s, count, dt);
     if (!tmp)
         return;
     struct fold f;
-    fold_in(s, v, &f, rbuf, tmp, count, dt, op, step);
+    if (src) {
+        int n = v->n, me = v->me;
+        f.pof2 = pof2_floor(n);
+        f.rem = n - f.pof2;
+        if (me < 2 * f.rem) {
+            if (me % 2 == 0) {
+                cv_send(s, v, me + 1, step, src, count, dt);
+                f.newrank = -1;
+            } else {
+                cv_recv(s, v, me - 1, step, rbuf, count, dt);
+                tide_sched_fence(s);
+                tide_sched_reduce(s, src, rbuf, count, dt, op);
+                f.newrank = me / 2;
+            }
+            src = NULL; /* from here on the data is in rbuf */
+        } else {
+            f.newrank = me - f.rem;
+        }
+    } else {
+        fold_in(s, v, &f, rbuf, tmp, count, dt, op, step);
+    }
     if (f.newrank >= 0) {
         /* the element range kept after each halving step */
         size_t lo[32], hi[32];
@@ -121,6 +149,22 @@ static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v
             } else {
                 kl = l, kh = mid, sl = mid, sh = h;
             }
+            if (src) {
+                /* first step with the data still in src: receive into rbuf */
+                if (kh > kl)
+                    cv_recv(s, v, peer, step + k, elem_at(rbuf, dt, kl), kh - kl, dt);
+                if (sh > sl)
+                    cv_send(s, v, peer, step + k, elem_at(src, dt, sl), sh - sl, dt);
+                tide_sched_fence(s);
+                if (kh > kl)
+                    tide_sched_reduce(s, elem_at(src, dt, kl), elem_at(rbuf, dt, kl), kh - kl, dt, op);
+                src = NULL;
+                lo[nsteps] = kl;
+                hi[nsteps] = kh;
+                l = kl;
+                h = kh;
+                continue;
+            }
             if (kh > kl)
                 cv_recv(s, v, peer, step + k, elem_at(tmp, dt, kl), kh - kl, dt);
             if (sh > sl)
@@ -128,7 +172,10 @@ static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v
             tide_sched_fence(s);
             if (kh > kl) {
                 void *mine = elem_at(rbuf, dt, kl), *theirs = elem_at(tmp, dt, kl);
-                if (np < f.newrank) {
+                /* each piece is combined on one rank only and then copied to
+                 * the others, so a commutative op may take its operands
+                 * either way round; otherwise lower ranks on the left */
+                if (np < f.newrank || op->commute) {
                     tide_sched_reduce(s, theirs, mine, kh - kl, dt, op);
                 } else {
                     tide_sched_reduce(s, mine, theirs, kh - kl, dt, op);
@@ -158,26 +205,34 @@ static void allreduce_rabenseifner(struct tide_sched *s, const struct tide_cv *v
 
 /* reduce-scatter and allgather round the ring; piece j is elements
  * [j cs, (j+1) cs). Rank i ends the first half with piece i complete. */
-static void allreduce_ring(struct tide_sched *s, const struct tide_cv *v, void *rbuf, size_t count,
-                           struct tide_datatype *dt, struct tide_op *op, int step)
+/* src: this rank's data when it is not in rbuf yet (commutative ops):
+ * each piece is then received straight into rbuf and combined with src's
+ * piece there, so the vector is never copied whole first */
+static void allreduce_ring(struct tide_sched *s, const struct tide_cv *v, const void *src, void *rbuf,
+                           size_t count, struct tide_datatype *dt, struct tide_op *op, int step)
 {
     int n = v->n, me = v->me;
     size_t cs = (count + (size_t)n - 1) / (size_t)n;
 #define LO(j) ((size_t)(j) * cs < count ? (size_t)(j) * cs : count)
 #define LEN(j) (LO((j) + 1) - LO(j))
-    void *tmp = tide_sched_tmp(s, cs, dt);
-    if (!tmp)
+    void *tmp = src ? NULL : tide_sched_tmp(s, cs, dt);
+    if (!src && !tmp)
         return;
     int left = (me - 1 + n) % n, right = (me + 1) % n;
     for (int k = 0; k < n - 1; k++, step++) {
         int sj = (me - k - 1 + 2 * n) % n, rj = (me - k - 2 + 2 * n) % n;
+        void *into = src ? elem_at(rbuf, dt, LO(rj)) : tmp;
         if (LEN(rj))
-            cv_recv(s, v, left, step, tmp, LEN(rj), dt);
+            cv_recv(s, v, left, step, into, LEN(rj), dt);
         if (LEN(sj))
-            cv_send(s, v, right, step, elem_at(rbuf, dt, LO(sj)), LEN(sj), dt);
+            cv_send(s, v, right, step, elem_at(src && k == 0 ? src : rbuf, dt, LO(sj)), LEN(sj), dt);
         tide_sched_fence(s);
-        if (LEN(rj))
-            tide_sched_reduce(s, tmp, elem_at(rbuf, dt, LO(rj)), LEN(rj), dt, op);
+        if (LEN(rj)) {
+            if (src) /* every piece is received once: rbuf = src op what came */
+                tide_sched_reduce(s, elem_at(src, dt, LO(rj)), into, LEN(rj), dt, op);
+            else
+                tide_sched_reduce(s, tmp, elem_at(rbuf, dt, LO(rj)), LEN(rj), dt, op);
+        }
     }
     for (int k = 0; k < n - 1; k++, step++) {
         int sj = (me - k + n) % n, rj = (me - k - 1 + n) % n;
@@ -187,6 +242,76 @@ static void allreduce_ring(struct tide_sched *s, const struct tide_cv *v, void *
             cv_send(s, v, right, step, elem_at(rbuf, dt, LO(sj)), LEN(sj), dt);
         tide_sched_fence(s);
     }
+#undef LO
+#undef LEN
+}
+
+/* reduce-scatter and allgather with every message of a phase started at
+ * once: rank j receives piece j from everyone, combines it, and sends it
+ * to everyone. Two rounds whatever n, and each byte moved once per phase:
+ * for large vectors on few ranks, and when ranks outnumber cores (every
+ * rank can get on with its part whenever it runs). Pieces are combined in
+ * rank order, x0 op (x1 op (... op x_{n-1})). */
+static void allreduce_direct(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, void *rbuf,
+                             size_t count, struct tide_datatype *dt, struct tide_op *op, int step)
+{
+    int n = v->n, me = v->me;
+    size_t cs = (count + (size_t)n - 1) / (size_t)n;
+#define LO(j) ((size_t)(j) * cs < count ? (size_t)(j) * cs : count)
+#define LEN(j) (LO((j) + 1) - LO(j))
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    size_t mlen = LEN(me);
+    void **tmp = tide_sched_alloc(s, (size_t)n * sizeof *tmp);
+    if (!tmp)
+        return;
+    for (int k = 1; k < n; k++) {
+        int i = (me + k) % n;
+        tmp[i] = NULL;
+        if (mlen) {
+            if (!(tmp[i] = tide_sched_tmp(s, mlen, dt)))
+                return;
+            cv_recv(s, v, i, step, tmp[i], mlen, dt);
+        }
+    }
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        if (LEN(j))
+            cv_send(s, v, j, step, elem_at(in, dt, LO(j)), LEN(j), dt);
+    }
+    void *own = elem_at(in, dt, LO(me));
+    if (mlen && sbuf == MPI_IN_PLACE && !op->commute && me != n - 1) {
+        /* rbuf's piece is about to hold the result: keep my part aside */
+        void *t = tide_sched_tmp(s, mlen, dt);
+        if (!t)
+            return;
+        tide_sched_copy(s, own, mlen, dt, t, mlen, dt);
+        own = t;
+    }
+    tmp[me] = own;
+    tide_sched_fence(s);
+    if (mlen) {
+        void *acc = elem_at(rbuf, dt, LO(me));
+        if (op->commute) {
+            if (sbuf != MPI_IN_PLACE)
+                tide_sched_copy(s, own, mlen, dt, acc, mlen, dt);
+            for (int i = 0; i < n; i++)
+                if (i != me)
+                    tide_sched_reduce(s, tmp[i], acc, mlen, dt, op);
+        } else {
+            if (tmp[n - 1] != acc)
+                tide_sched_copy(s, tmp[n - 1], mlen, dt, acc, mlen, dt);
+            for (int i = n - 2; i >= 0; i--)
+                tide_sched_reduce(s, tmp[i], acc, mlen, dt, op);
+        }
+    }
+    for (int k = 1; k < n; k++) {
+        int j = (me - k + n) % n;
+        if (LEN(j))
+            cv_recv(s, v, j, step + 1, elem_at(rbuf, dt, LO(j)), LEN(j), dt);
+    }
+    for (int k = 1; k < n; k++)
+        if (mlen)
+            cv_send(s, v, (me + k) % n, step + 1, elem_at(rbuf, dt, LO(me)), mlen, dt);
 #undef LO
 #undef LEN
 }
@@ -215,6 +340,35 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
 {
     if (count == 0)
         return;
+    if (alg == TA_DIRECT && v->n > 1) {
+        allreduce_direct(s, v, sbuf, rbuf, count, dt, op, step);
+        return;
+    }
+    if (alg == TA_LINEAR && v->n > 1) {
+        /* a star through rank 0: two rounds whatever n, and no rank but
+         * the root waits for another's partial result (when ranks outnumber
+         * cores, fewer rounds of waiting beat fewer messages) */
+        if (sbuf != MPI_IN_PLACE) {
+            tide_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+            tide_sched_fence(s);
+        }
+        tide_reduce_build(s, v, v->me == 0 ? MPI_IN_PLACE : rbuf, rbuf, count, dt, op, 0, TA_LINEAR, step);
+        tide_sched_fence(s);
+        tide_bcast_linear(s, v, rbuf, count, dt, 0, step + TIDE_STEP_PHASE);
+        return;
+    }
+    /* ring and Rabenseifner take a commutative op's data from sbuf as they go */
+    const void *src = sbuf != MPI_IN_PLACE && op->commute && v->n > 1 ? sbuf : NULL;
+    bool ring_ok = op->commute && count >= (size_t)v->n;
+    bool rab_ok = count >= (size_t)pof2_floor(v->n);
+    if (alg == TA_RING && ring_ok && src) {
+        allreduce_ring(s, v, src, rbuf, count, dt, op, step);
+        return;
+    }
+    if (alg == TA_RABENSEIFNER && rab_ok && src) {
+        allreduce_rabenseifner(s, v, src, rbuf, count, dt, op, step);
+        return;
+    }
     if (sbuf != MPI_IN_PLACE) {
         tide_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
         tide_sched_fence(s);
@@ -223,14 +377,14 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
         return;
     switch (alg) {
     case TA_RING:
-        if (op->commute && count >= (size_t)v->n) {
-            allreduce_ring(s, v, rbuf, count, dt, op, step);
+        if (ring_ok) {
+            allreduce_ring(s, v, NULL, rbuf, count, dt, op, step);
             return;
         }
         break;
     case TA_RABENSEIFNER:
-        if (count >= (size_t)pof2_floor(v->n)) {
-            allreduce_rabenseifner(s, v, rbuf, count, dt, op, step);
+        if (rab_ok) {
+            allreduce_rabenseifner(s, v, NULL, rbuf, count, dt, op, step);
             return;
         }
         break;
@@ -300,9 +454,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, 0, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)

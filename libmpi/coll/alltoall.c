@@ -369,9 +369,7 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
     if (rc) {
         free(a->sdts);
         free(a->rdts);
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, 0, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {

@@ -2,7 +2,9 @@
  * barrier.c: MPI_Barrier and MPI_Ibarrier. Algorithms: dissemination
  * (ceil(log2 n) rounds of one zero-byte message each way, any n), a
  * binomial fan-in to rank 0 and fan-out, a linear one through rank 0 (two
- * rounds; good when ranks outnumber cores), and the node-aware form: fan
+ * rounds), direct (every rank tells every other: one round, n(n-1)
+ * messages; for few ranks, above all when they outnumber cores), and the
+ * node-aware form: fan
  * in within each node, dissemination among the node leaders, fan out.
  */
 #include "runtime/api.h"
@@ -82,6 +84,16 @@ void tide_barrier_linear(struct tide_sched *s, const struct tide_cv *v, int step
     }
 }
 
+/* everyone tells everyone: one round of n(n-1) zero-byte messages */
+static void barrier_direct(struct tide_sched *s, const struct tide_cv *v, int step)
+{
+    int n = v->n, me = v->me;
+    for (int k = 1; k < n; k++)
+        zrecv(s, v, (me - k + n) % n, step);
+    for (int k = 1; k < n; k++)
+        zsend(s, v, (me + k) % n, step);
+}
+
 static void barrier_hier(struct tide_sched *s, const struct tide_cv *all, const struct tide_coll_state *st)
 {
     struct tide_cv node, lead;
@@ -117,6 +129,9 @@ static void barrier_build(struct tide_sched *s, struct tide_comm *c)
         break;
     case TA_LINEAR:
         tide_barrier_linear(s, &v, 0);
+        break;
+    case TA_DIRECT:
+        barrier_direct(s, &v, 0);
         break;
     default:
         tide_barrier_dissemination(s, &v, 0);
@@ -171,7 +186,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     if (rc)
         return tide_coll_raise(c, rc);
     if ((rc = tide_coll_check_request(request, fn)))
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -235,19 +235,18 @@ static int check(const char *fn, void *buf, int count, MPI_Datatype datatype, in
 }
 
 static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                 MPI_Request *request)
+                 MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
     struct tide_datatype *dt = NULL;
     int rc = check(fn, buf, count, datatype, root, comm, &c, &dt);
-    tide_coll_enter(c, request == NULL);
-    if (rc == MPI_SUCCESS && request)
-        rc = tide_coll_check_request(request, fn);
-    if (rc) {
-        if (c && tide_coll_checking())
-            return tide_coll_raise(c, tide_coll_agree_fail(c, rc, root, fn));
+    if (!c)
         return tide_coll_raise(c, rc);
-    }
+    tide_coll_enter(c, !nonblocking);
+    if (rc == MPI_SUCCESS && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc)
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, root, fn));
     if (!dt)
         dt = tide_coll_byte(); /* intercommunicator, MPI_PROC_NULL side: nothing moves */
     struct tide_sched *s = tide_sched_new(c);
@@ -260,24 +259,20 @@ static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, in
         tide_coll_agree_add(s, c, &a, fn);
     }
     bcast_build(s, c, buf, count, dt, root);
-    rc = request ? tide_sched_start(s, request) : tide_sched_run(s);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Bcast", buffer, count, datatype, root, comm, NULL);
+    return start("MPI_Bcast", buffer, count, datatype, root, comm, NULL, false);
 }
 TIDE_ALIAS(MPI_Bcast)
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    if (!request) {
-        struct tide_comm *c = tide_comm_get(comm);
-        return tide_coll_raise(c, tide_err(MPI_ERR_ARG, "MPI_Ibcast: request must not be NULL"));
-    }
-    return start("MPI_Ibcast", buffer, count, datatype, root, comm, request);
+    return start("MPI_Ibcast", buffer, count, datatype, root, comm, request, true);
 }
 TIDE_ALIAS(MPI_Ibcast)

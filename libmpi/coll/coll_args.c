@@ -146,10 +146,10 @@ int tide_coll_check_counts(const int *counts, const int *displs, int n, struct t
                             cname);
     if (!dname)
         return MPI_SUCCESS;
-    long long ext = dt->extent;
+    long long ext = dt->extent, aext = ext < 0 ? -ext : ext;
     for (int i = 0; i < n; i++) {
-        long long off = (long long)displs[i] * ext, len = (long long)counts[i] * (ext < 0 ? -ext : ext);
-        if (off > SPAN_LIMIT || off < -SPAN_LIMIT || len > SPAN_LIMIT)
+        long long d = displs[i] < 0 ? -(long long)displs[i] : displs[i];
+        if (aext && (d > SPAN_LIMIT / aext || counts[i] > SPAN_LIMIT / aext))
             return tide_err(MPI_ERR_COUNT,
                             "%s: block %d (displacement %d, count %d) lies beyond any addressable buffer "
                             "(arguments %s and %s)",
@@ -195,8 +195,8 @@ int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Data
             return rc;
         if (!dts[i]->contig)
             all_contig = false;
-        long long len = (long long)counts[i] * (dts[i]->extent < 0 ? -dts[i]->extent : dts[i]->extent);
-        if (len > SPAN_LIMIT)
+        long long aext = dts[i]->extent < 0 ? -(long long)dts[i]->extent : dts[i]->extent;
+        if (aext && counts[i] > SPAN_LIMIT / aext)
             return tide_err(MPI_ERR_COUNT, "%s: block %d (count %d) is larger than any addressable buffer "
                                            "(argument %s)", fn, i, counts[i], cname);
     }
@@ -325,6 +325,18 @@ int tide_coll_agree_fail(struct tide_comm *c, int code, int root, const char *fn
     tide_coll_agree_add(s, c, &a, fn);
     tide_sched_run(s);
     /* take the sequence numbers the collective itself would have taken */
+    c->coll_seq++;
+    if (c->is_inter && c->local_comm)
+        c->local_comm->coll_seq++;
+    return code;
+}
+
+int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *fn)
+{
+    if (!c)
+        return code;
+    if (tide_coll_checking())
+        return tide_coll_agree_fail(c, code, root, fn);
     c->coll_seq++;
     if (c->is_inter && c->local_comm)
         c->local_comm->coll_seq++;

@@ -79,5 +79,10 @@ void tide_coll_agree_add(struct tide_sched *s, struct tide_comm *c, const struct
 /* A rank whose arguments are wrong still takes part in the agreement (so
  * the others do not wait for it), then returns its error. */
 int tide_coll_agree_fail(struct tide_comm *c, int code, int root, const char *fn);
+/* A call that fails its checks on a valid communicator: takes the
+ * sequence numbers the collective would have taken (so the ranks that go
+ * ahead stay in step with this one for later collectives), joins the
+ * agreement under coll_check, and returns code. */
+int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *fn);
 
 #endif

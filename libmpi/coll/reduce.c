@@ -307,9 +307,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, root, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, root, fn));
     }
     if (!dt)
         dt = tide_coll_byte();

@@ -139,7 +139,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
     tide_reduce_scatter_build(s, &v, sbuf, rbuf, counts, dt, op, tide_coll_select(&sel), 0);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts,
+static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts, bool vform,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
@@ -151,7 +151,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
     struct tide_op *o = NULL;
     int *blocks = NULL;
     int n = c->size, total = 0;
-    bool block = rcounts == NULL;
+    bool block = !vform;
     if (c->is_inter)
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
@@ -169,6 +169,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
                 blocks[i] = rcount;
             rcounts = blocks;
         }
+    } else if (!rc && !rcounts) {
+        rc = tide_err(MPI_ERR_ARG, "%s: recvcounts must not be NULL", fn);
     } else if (!rc) {
         rc = tide_coll_check_counts(rcounts, NULL, n, NULL, false, fn, "recvcounts", NULL);
     }
@@ -182,9 +184,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(blocks);
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, 0, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {
@@ -205,7 +205,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, NULL, false);
+    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, NULL, false);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_block)
 
@@ -213,7 +213,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, request, true);
+    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request, true);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter_block)
 
@@ -221,11 +221,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    if (!recvcounts) {
-        struct tide_comm *c = tide_comm_get(comm);
-        return tide_coll_raise(c, tide_err(MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts must not be NULL"));
-    }
-    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL, false);
+    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, NULL, false);
 }
 TIDE_ALIAS(MPI_Reduce_scatter)
 
@@ -233,10 +229,6 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    if (!recvcounts) {
-        struct tide_comm *c = tide_comm_get(comm);
-        return tide_coll_raise(c, tide_err(MPI_ERR_ARG, "MPI_Ireduce_scatter: recvcounts must not be NULL"));
-    }
-    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request, true);
+    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request, true);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter)

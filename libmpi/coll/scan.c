@@ -130,9 +130,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        if (tide_coll_checking() && !c->is_inter)
-            rc = tide_coll_agree_fail(c, rc, 0, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)

@@ -232,9 +232,7 @@ static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Dataty
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        if (tide_coll_checking())
-            rc = tide_coll_agree_fail(c, rc, a->root, fn);
-        return tide_raise_comm(c, rc);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, a->root, fn));
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)

@@ -11,6 +11,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/sched.h"
+#include "coll/coll.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 #include "op/op.h"
@@ -136,9 +137,30 @@ static struct sched_ent *add(struct tide_sched *s, int kind)
         s->cap = ncap;
     }
     struct sched_ent *e = &s->ent[s->nent++];
-    memset(e, 0, sizeof *e);
+    /* every field set here (a memset of the whole entry costs more) */
     e->kind = (uint8_t)kind;
+    e->peer = e->tag = 0;
+    e->count = e->count2 = 0;
+    e->comm = NULL;
+    e->src = NULL;
+    e->dst = NULL;
+    e->dt = e->dt2 = NULL;
+    e->op = NULL;
+    e->fn = NULL;
     return e;
+}
+
+/* predefined types and ops need no reference counting */
+static inline void dt_hold(struct tide_datatype *dt)
+{
+    if (!dt->predefined)
+        tide_datatype_retain(dt);
+}
+
+static inline void dt_drop(struct tide_datatype *dt)
+{
+    if (dt && !dt->predefined)
+        tide_datatype_release(dt);
 }
 
 static bool count_ok(struct tide_sched *s, size_t count)
@@ -161,7 +183,7 @@ void tide_sched_send(struct tide_sched *s, const void *buf, size_t count, struct
     e->src = buf;
     e->count = count;
     e->dt = dt;
-    tide_datatype_retain(dt);
+    dt_hold(dt);
     e->peer = peer;
     e->tag = tag;
     e->comm = comm;
@@ -178,7 +200,7 @@ void tide_sched_recv(struct tide_sched *s, void *buf, size_t count, struct tide_
     e->dst = buf;
     e->count = count;
     e->dt = dt;
-    tide_datatype_retain(dt);
+    dt_hold(dt);
     e->peer = peer;
     e->tag = tag;
     e->comm = comm;
@@ -196,9 +218,10 @@ void tide_sched_reduce(struct tide_sched *s, const void *in, void *inout, size_t
     e->dst = inout;
     e->count = count;
     e->dt = dt;
-    tide_datatype_retain(dt);
+    dt_hold(dt);
     e->op = op;
-    tide_op_retain(op);
+    if (!op->predefined)
+        tide_op_retain(op);
 }
 
 void tide_sched_copy(struct tide_sched *s, const void *src, size_t scount, struct tide_datatype *sdt, void *dst,
@@ -212,11 +235,11 @@ void tide_sched_copy(struct tide_sched *s, const void *src, size_t scount, struc
     e->src = src;
     e->count = scount;
     e->dt = sdt;
-    tide_datatype_retain(sdt);
+    dt_hold(sdt);
     e->dst = dst;
     e->count2 = rcount;
     e->dt2 = rdt;
-    tide_datatype_retain(rdt);
+    dt_hold(rdt);
 }
 
 void tide_sched_fence(struct tide_sched *s)
@@ -453,11 +476,9 @@ void tide_sched_free(struct tide_sched *s)
         tide_wait_free(s->fl[i], MPI_STATUS_IGNORE);
     for (int i = 0; i < s->nent; i++) {
         struct sched_ent *e = &s->ent[i];
-        if (e->dt)
-            tide_datatype_release(e->dt);
-        if (e->dt2)
-            tide_datatype_release(e->dt2);
-        if (e->op)
+        dt_drop(e->dt);
+        dt_drop(e->dt2);
+        if (e->op && !e->op->predefined)
             tide_op_release(e->op);
     }
     if (s->ent != s->ent0)
@@ -592,4 +613,9 @@ void tide_coll_as_bytes(void **buf, size_t *count, struct tide_datatype **dt)
     *buf = (void *)((uintptr_t)*buf + (uintptr_t)d->true_lb);
     *count *= d->size;
     *dt = tide_coll_byte();
+}
+
+int tide_coll_pending(void)
+{
+    return nactive;
 }

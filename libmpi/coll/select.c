@@ -59,6 +59,7 @@ static const char *const alg_names[TA_NALGS] = {
     [TA_REDUCE_SCATTERV] = "reduce_scatterv",
     [TA_HALVING] = "halving",
     [TA_HIER] = "hier",
+    [TA_DIRECT] = "direct",
 };
 
 static const struct {
@@ -85,20 +86,21 @@ const char *tide_coll_alg_name(int alg)
 /* Which algorithms each operation has. */
 #define A(x) (1u << (x))
 static const unsigned kind_algs[TC_NKINDS] = {
-    [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_HIER),
+    [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER),
     [TC_BCAST] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_PIPELINE) | A(TA_SCATTER_RING) | A(TA_SCATTER_RD) |
                  A(TA_HIER),
     [TC_GATHER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_GATHERV] = A(TA_LINEAR),
     [TC_SCATTER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_SCATTERV] = A(TA_LINEAR),
-    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_HIER),
-    [TC_ALLGATHERV] = A(TA_RING) | A(TA_RD) | A(TA_LINEAR),
+    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER),
+    [TC_ALLGATHERV] = A(TA_RING) | A(TA_RD) | A(TA_DIRECT),
     [TC_ALLTOALL] = A(TA_LINEAR) | A(TA_PAIRWISE) | A(TA_BRUCK),
     [TC_ALLTOALLV] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_ALLTOALLW] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_REDUCE] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_RING) | A(TA_HIER),
-    [TC_ALLREDUCE] = A(TA_RD) | A(TA_RABENSEIFNER) | A(TA_RING) | A(TA_REDUCE_BCAST) | A(TA_HIER),
+    [TC_ALLREDUCE] = A(TA_RD) | A(TA_RABENSEIFNER) | A(TA_RING) | A(TA_REDUCE_BCAST) | A(TA_LINEAR) | A(TA_DIRECT) |
+                     A(TA_HIER),
     [TC_REDUCE_SCATTER_BLOCK] = A(TA_RING) | A(TA_PAIRWISE) | A(TA_RD) | A(TA_REDUCE_SCATTERV),
     [TC_REDUCE_SCATTER] = A(TA_RING) | A(TA_PAIRWISE) | A(TA_RD) | A(TA_REDUCE_SCATTERV),
     [TC_SCAN] = A(TA_RD) | A(TA_LINEAR),
@@ -139,6 +141,7 @@ enum {
     R_NOOVER = 4,    /* only when not oversubscribed */
     R_POF2 = 8,      /* only for a power-of-two size */
     R_NONCOMM = 16,  /* only for a non-commutative op */
+    R_UPTO_16K = 32, /* and at most 16 KiB */
 };
 
 struct rule {
@@ -155,30 +158,52 @@ struct rule {
 #define UPTO(x) 0, (size_t)(x)
 #define FROM(x) (size_t)(x), SIZE_MAX
 
+/* The built-in choices, measured on shared memory (one node, 2 to 8
+ * ranks, oversubscribed beyond 2 on the 2-core machine the benchmarks
+ * ran on: "over" rows) and otherwise following the usual trade-offs
+ * (latency-bound trees and doublings for short messages, bandwidth-bound
+ * rings and reduce-scatter/allgather pairs for long ones). When ranks
+ * outnumber cores, algorithms with fewer rounds of waiting win even at
+ * the price of more messages: stars (linear) and direct exchanges. */
 static const struct rule defaults[] = {
     /* barrier */
     {TC_BARRIER, TA_HIER, ANYB, ANYN, R_HIER},
+    {TC_BARRIER, TA_DIRECT, ANYB, 0, 4, 0},
+    {TC_BARRIER, TA_LINEAR, ANYB, 5, 32, R_OVER},
     {TC_BARRIER, TA_DISSEMINATION, ANYB, ANYN, 0},
-    /* bcast: a tree for small messages; for large ones on shared memory
-     * the tree again (every byte is copied once per receiver, which is
-     * the least work), the scatter-allgather across nodes */
+    /* bcast */
     {TC_BCAST, TA_HIER, ANYB, ANYN, R_HIER},
+    {TC_BCAST, TA_LINEAR, ANYB, 0, 2, 0},
+    {TC_BCAST, TA_BINOMIAL, FROM(8 KB), 6, INT_MAX, R_OVER | R_UPTO_16K},
+    {TC_BCAST, TA_LINEAR, ANYB, 3, 16, R_OVER},
+    {TC_BCAST, TA_BINOMIAL, UPTO(64 KB), ANYN, 0},
+    {TC_BCAST, TA_SCATTER_RD, FROM(512 KB), 8, INT_MAX, R_POF2},
+    {TC_BCAST, TA_SCATTER_RING, FROM(512 KB), 8, INT_MAX, 0},
     {TC_BCAST, TA_BINOMIAL, ANYB, ANYN, 0},
-    /* gather / scatter */
-    {TC_GATHER, TA_BINOMIAL, UPTO(64 KB), 3, INT_MAX, 0},
+    /* gather / scatter (bytes: one block) */
+    {TC_GATHER, TA_LINEAR, FROM(32 KB), 0, 16, 0},
+    {TC_GATHER, TA_BINOMIAL, ANYB, 3, INT_MAX, 0},
     {TC_GATHER, TA_LINEAR, ANYB, ANYN, 0},
-    {TC_SCATTER, TA_BINOMIAL, UPTO(64 KB), 3, INT_MAX, 0},
+    {TC_SCATTER, TA_LINEAR, ANYB, 0, 8, 0},
+    {TC_SCATTER, TA_BINOMIAL, UPTO(64 KB), ANYN, 0},
     {TC_SCATTER, TA_LINEAR, ANYB, ANYN, 0},
     {TC_GATHERV, TA_LINEAR, ANYB, ANYN, 0},
     {TC_SCATTERV, TA_LINEAR, ANYB, ANYN, 0},
     /* allgather (bytes: the whole result) */
     {TC_ALLGATHER, TA_HIER, ANYB, ANYN, R_HIER},
+    {TC_ALLGATHER, TA_RING, ANYB, 0, 2, 0},
+    {TC_ALLGATHER, TA_LINEAR, UPTO(128 KB), 6, 16, R_OVER},
+    {TC_ALLGATHER, TA_DIRECT, UPTO(2048 KB), 3, 16, R_OVER},
     {TC_ALLGATHER, TA_RD, UPTO(64 KB), ANYN, R_POF2},
     {TC_ALLGATHER, TA_BRUCK, UPTO(64 KB), ANYN, 0},
+    {TC_ALLGATHER, TA_RD, ANYB, ANYN, R_POF2 | R_OVER},
     {TC_ALLGATHER, TA_RING, ANYB, ANYN, 0},
-    {TC_ALLGATHERV, TA_RD, UPTO(64 KB), ANYN, 0},
+    {TC_ALLGATHERV, TA_RD, UPTO(64 KB), 3, INT_MAX, 0},
+    {TC_ALLGATHERV, TA_DIRECT, ANYB, 3, 16, R_OVER},
     {TC_ALLGATHERV, TA_RING, ANYB, ANYN, 0},
     /* alltoall (bytes: one block) */
+    {TC_ALLTOALL, TA_LINEAR, ANYB, 0, 2, 0},
+    {TC_ALLTOALL, TA_LINEAR, ANYB, 3, 32, R_OVER},
     {TC_ALLTOALL, TA_BRUCK, UPTO(256), 8, INT_MAX, 0},
     {TC_ALLTOALL, TA_LINEAR, UPTO(32 KB), ANYN, 0},
     {TC_ALLTOALL, TA_PAIRWISE, ANYB, ANYN, 0},
@@ -189,19 +214,26 @@ static const struct rule defaults[] = {
     {TC_REDUCE, TA_BINOMIAL, ANYB, ANYN, 0},
     /* allreduce */
     {TC_ALLREDUCE, TA_HIER, ANYB, ANYN, R_HIER},
+    {TC_ALLREDUCE, TA_LINEAR, UPTO(16 KB), 6, 16, R_OVER},
     {TC_ALLREDUCE, TA_RD, UPTO(16 KB), ANYN, 0},
-    {TC_ALLREDUCE, TA_RD, ANYB, 0, 2, 0},
+    {TC_ALLREDUCE, TA_DIRECT, ANYB, 0, 2, 0},
+    {TC_ALLREDUCE, TA_DIRECT, UPTO(128 KB), 3, 16, 0},
+    {TC_ALLREDUCE, TA_RABENSEIFNER, ANYB, ANYN, R_POF2},
     {TC_ALLREDUCE, TA_RING, FROM(512 KB), ANYN, 0},
     {TC_ALLREDUCE, TA_RABENSEIFNER, ANYB, ANYN, 0},
     /* reduce_scatter (bytes: the whole input) */
     {TC_REDUCE_SCATTER_BLOCK, TA_RD, UPTO(4 KB), ANYN, 0},
+    {TC_REDUCE_SCATTER_BLOCK, TA_PAIRWISE, ANYB, 3, 16, R_OVER},
     {TC_REDUCE_SCATTER_BLOCK, TA_RING, ANYB, ANYN, 0},
     {TC_REDUCE_SCATTER_BLOCK, TA_REDUCE_SCATTERV, ANYB, ANYN, 0},
     {TC_REDUCE_SCATTER, TA_RD, UPTO(4 KB), ANYN, 0},
+    {TC_REDUCE_SCATTER, TA_PAIRWISE, ANYB, 3, 16, R_OVER},
     {TC_REDUCE_SCATTER, TA_RING, ANYB, ANYN, 0},
     {TC_REDUCE_SCATTER, TA_REDUCE_SCATTERV, ANYB, ANYN, 0},
     /* scan */
+    {TC_SCAN, TA_LINEAR, FROM(1024 KB), ANYN, 0},
     {TC_SCAN, TA_RD, ANYB, ANYN, 0},
+    {TC_EXSCAN, TA_LINEAR, FROM(1024 KB), ANYN, 0},
     {TC_EXSCAN, TA_RD, ANYB, ANYN, 0},
 };
 
@@ -220,6 +252,8 @@ static bool rule_matches(const struct rule *r, const struct tide_coll_sel *sel)
         return false;
     if ((r->flags & R_NONCOMM) && sel->commute)
         return false;
+    if ((r->flags & R_UPTO_16K) && sel->bytes > 16384)
+        return false;
     return true;
 }
 
@@ -228,10 +262,22 @@ static bool rule_matches(const struct rule *r, const struct tide_coll_sel *sel)
 struct tide_coll_rules {
     struct rule *r;
     int n;
+    unsigned gen; /* identifies this parse in the choice cache */
 };
 
 static struct tide_coll_rules global;
 static bool loaded;
+static unsigned rules_gen;
+
+/* Recent choices (the same call is usually made again and again). */
+struct cached {
+    size_t bytes;
+    int n;
+    unsigned gen, ggen;
+    uint8_t kind, flags, alg, valid;
+};
+#define CACHE_SLOTS 64
+static struct cached cache[CACHE_SLOTS];
 
 static int find_name(const char *const *names, int n, const char *s, size_t len)
 {
@@ -284,6 +330,7 @@ static int parse(const char *text, struct tide_coll_rules *out, char *err, size_
 {
     out->r = NULL;
     out->n = 0;
+    out->gen = ++rules_gen;
     if (!text || !*text)
         return 0;
     size_t cap = 1;
@@ -426,10 +473,8 @@ static int try_rules(const struct tide_coll_rules *rs, const struct tide_coll_se
     return -1;
 }
 
-int tide_coll_select(const struct tide_coll_sel *sel)
+static int choose(const struct tide_coll_sel *sel)
 {
-    if (!loaded)
-        load();
     int a = sel->over ? try_rules(sel->over, sel) : -1;
     if (a < 0)
         a = try_rules(&global, sel);
@@ -440,4 +485,31 @@ int tide_coll_select(const struct tide_coll_sel *sel)
             return defaults[i].alg;
     /* every operation's last rule is unconditional; keep the compiler sure */
     return TA_LINEAR;
+}
+
+int tide_coll_select(const struct tide_coll_sel *sel)
+{
+    if (!loaded)
+        load();
+    unsigned flags = (sel->commute ? 1u : 0) | (sel->hier ? 2u : 0) | (sel->oversub ? 4u : 0) | (sel->even ? 8u : 0);
+    unsigned gen = sel->over ? sel->over->gen : 0;
+    size_t h = (sel->bytes * 31u + (size_t)sel->n * 7u + (size_t)sel->kind * 131u + flags + gen) % CACHE_SLOTS;
+    struct cached *cc = &cache[h];
+    if (cc->valid && cc->bytes == sel->bytes && cc->n == sel->n && cc->kind == sel->kind && cc->flags == flags &&
+        cc->gen == gen && cc->ggen == global.gen)
+        return cc->alg;
+    int a = choose(sel);
+    *cc = (struct cached){.bytes = sel->bytes, .n = sel->n, .gen = gen, .ggen = global.gen,
+                          .kind = (uint8_t)sel->kind, .flags = (uint8_t)flags, .alg = (uint8_t)a, .valid = 1};
+    /* verbose 3: say what was chosen (once per operation and algorithm) */
+    if (tide.tuning.verbose >= 3) {
+        static unsigned char said[TC_NKINDS][TA_NALGS];
+        if (!said[sel->kind][a]) {
+            said[sel->kind][a] = 1;
+            fprintf(stderr, "tide[%u]: %s on %d ranks, %zu bytes%s%s: %s\n", tide.rank, kind_names[sel->kind],
+                    sel->n, sel->bytes, sel->hier ? ", several nodes" : "", sel->oversub ? ", oversubscribed" : "",
+                    alg_names[a]);
+        }
+    }
+    return a;
 }

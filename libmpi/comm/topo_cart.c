@@ -112,8 +112,9 @@ static int check_grid(const char *fn, int n, int ndims, const int dims[], const 
         long long full = 1;
         for (int i = 0; i < ndims && full <= (1ll << 40); i++)
             full *= dims[i];
-        return tide_err(MPI_ERR_DIMS, "%s: the grid has %lld%s points but the communicator only %d processes (argument dims)",
-                        fn, full, full > (1ll << 40) ? " or more" : "", n);
+        return tide_err(MPI_ERR_DIMS,
+                        "%s: the grid has %lld%s points but the communicator only %d processes (argument dims)", fn,
+                        full, full > (1ll << 40) ? " or more" : "", n);
     }
     *points = (int)p;
     return MPI_SUCCESS;

@@ -51,8 +51,9 @@ static int *int_dup(const int *v, int n)
 static int check_graph(const char *fn, int size, int nnodes, const int index[], const int edges[])
 {
     if (nnodes < 0 || nnodes > size)
-        return tide_err(MPI_ERR_ARG, "%s: nnodes is %d; it must be 0 to %d, the size of the communicator (argument nnodes)",
-                        fn, nnodes, size);
+        return tide_err(MPI_ERR_ARG,
+                        "%s: nnodes is %d; it must be 0 to %d, the size of the communicator (argument nnodes)", fn,
+                        nnodes, size);
     if (nnodes == 0)
         return MPI_SUCCESS;
     if (!index)

@@ -1,0 +1,320 @@
+/*
+ * neighbor.c: the MPI-3 neighbourhood collectives on Cartesian, graph and
+ * distributed-graph topologies (MPI_Neighbor_allgather(v),
+ * MPI_Neighbor_alltoall(v,w) and their nonblocking forms). Every rank
+ * sends to each of its destinations and receives from each of its sources
+ * (comm/topo.h gives both lists in the standard's order), all messages at
+ * once. A neighbour may appear more than once: on a Cartesian topology
+ * (a periodic dimension of size 1 or 2) each message is tagged with the
+ * slot it fills at the receiver (the -1 neighbour's slot receives what
+ * that neighbour sent its +1 neighbour); on graphs the k-th message from a
+ * neighbour fills the k-th slot for it, which message order guarantees.
+ * MPI_PROC_NULL neighbours (the ends of a non-periodic dimension) leave
+ * their receive blocks untouched.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll_args.h"
+#include "comm/topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum nform { N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW };
+
+struct nargs {
+    const void *sbuf;
+    int scount;
+    const int *scounts, *sdispls;
+    const MPI_Aint *sbdispls; /* alltoallw */
+    struct tide_datatype *sdt;
+    struct tide_datatype **sdts;
+    void *rbuf;
+    int rcount;
+    const int *rcounts, *rdispls;
+    const MPI_Aint *rbdispls;
+    struct tide_datatype *rdt;
+    struct tide_datatype **rdts;
+};
+
+/* the receive slot a message to destination k fills at its receiver */
+static int slot_at_receiver(const struct tide_topo *t, int k)
+{
+    return t->kind == MPI_CART ? (k ^ 1) : 0;
+}
+
+static void build(struct tide_sched *s, struct tide_comm *c, const struct nargs *a, enum nform f)
+{
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    const struct tide_topo *t = c->topo;
+    bool cart = t->kind == MPI_CART;
+    for (int i = 0; i < t->indegree; i++) {
+        int src = t->in[i];
+        if (src == MPI_PROC_NULL)
+            continue;
+        void *p;
+        size_t n;
+        struct tide_datatype *dt = a->rdt;
+        switch (f) {
+        case N_ALLGATHER:
+        case N_ALLTOALL:
+            p = elem_at(a->rbuf, a->rdt, (size_t)i * (size_t)a->rcount);
+            n = (size_t)a->rcount;
+            break;
+        case N_ALLGATHERV:
+        case N_ALLTOALLV:
+            p = elem_at(a->rbuf, a->rdt, (size_t)(MPI_Aint)a->rdispls[i]);
+            n = (size_t)a->rcounts[i];
+            break;
+        default:
+            p = (char *)a->rbuf + a->rbdispls[i];
+            n = (size_t)a->rcounts[i];
+            dt = a->rdts[i];
+            break;
+        }
+        if (n * dt->size == 0)
+            continue;
+        cv_recv(s, &v, src, cart ? i : 0, p, n, dt);
+    }
+    for (int k = 0; k < t->outdegree; k++) {
+        int dst = t->out[k];
+        if (dst == MPI_PROC_NULL)
+            continue;
+        const void *p;
+        size_t n;
+        struct tide_datatype *dt = a->sdt;
+        switch (f) {
+        case N_ALLGATHER:
+        case N_ALLGATHERV:
+            p = a->sbuf;
+            n = (size_t)a->scount;
+            break;
+        case N_ALLTOALL:
+            p = elem_at(a->sbuf, a->sdt, (size_t)k * (size_t)a->scount);
+            n = (size_t)a->scount;
+            break;
+        case N_ALLTOALLV:
+            p = elem_at(a->sbuf, a->sdt, (size_t)(MPI_Aint)a->sdispls[k]);
+            n = (size_t)a->scounts[k];
+            break;
+        default:
+            p = (const char *)a->sbuf + a->sbdispls[k];
+            n = (size_t)a->scounts[k];
+            dt = a->sdts[k];
+            break;
+        }
+        if (n * dt->size == 0)
+            continue;
+        cv_send(s, &v, dst, slot_at_receiver(t, k), p, n, dt);
+    }
+}
+
+/* Alltoallw arrays: per-neighbour counts (>= 0) and valid types where
+ * the count is not zero. */
+static int check_w(const int *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n, const char *fn,
+                   const char *cname, const char *dname, const char *tname, struct tide_datatype **dts)
+{
+    if (n > 0 && (!counts || !displs || !types))
+        return tide_err(MPI_ERR_ARG, "%s: %s, %s and %s must not be NULL", fn, cname, dname, tname);
+    for (int i = 0; i < n; i++) {
+        if (counts[i] < 0)
+            return tide_err(MPI_ERR_COUNT, "%s: negative count %d at index %d (argument %s)", fn, counts[i], i,
+                            cname);
+        dts[i] = tide_datatype_get(types[i]);
+        if (counts[i] == 0 && !dts[i]) {
+            dts[i] = tide_coll_byte();
+            continue;
+        }
+        int rc = tide_datatype_check(dts[i], types[i], counts[i], fn, tname);
+        if (rc)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int check(const char *fn, struct tide_comm *c, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, enum nform f)
+{
+    int rc;
+    if (c->is_inter)
+        return tide_err(MPI_ERR_COMM, "%s: not defined on an intercommunicator (argument comm)", fn);
+    const struct tide_topo *t = c->topo;
+    if (!t)
+        return tide_err(MPI_ERR_TOPOLOGY, "%s: the communicator has no process topology (argument comm)", fn);
+    if ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "neighbourhood collectives have no in-place form")) ||
+        (rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "neighbourhood collectives have no in-place form")))
+        return rc;
+    int in = t->indegree, out = t->outdegree;
+    switch (f) {
+    case N_ALLGATHER:
+    case N_ALLTOALL:
+        if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
+            (rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)))
+            return rc;
+        if (out > 0 && (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")))
+            return rc;
+        if (in > 0 && (rc = tide_coll_check_buf(a->rbuf, a->rcount, a->rdt, fn, "recvbuf")))
+            return rc;
+        return MPI_SUCCESS;
+    case N_ALLGATHERV:
+        if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
+            (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_counts(a->rcounts, a->rdispls, in, a->rdt, false, fn, "recvcounts", "displs")))
+            return rc;
+        return MPI_SUCCESS;
+    case N_ALLTOALLV:
+        if ((rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
+            (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            (rc = tide_coll_check_counts(a->scounts, a->sdispls, out, a->sdt, false, fn, "sendcounts", "sdispls")) ||
+            (rc = tide_coll_check_counts(a->rcounts, a->rdispls, in, a->rdt, false, fn, "recvcounts", "rdispls")))
+            return rc;
+        return MPI_SUCCESS;
+    default:
+        a->sdts = malloc((size_t)(out ? out : 1) * sizeof *a->sdts);
+        a->rdts = malloc((size_t)(in ? in : 1) * sizeof *a->rdts);
+        if (!a->sdts || !a->rdts)
+            return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        if ((rc = check_w(a->scounts, a->sbdispls, stypes, out, fn, "sendcounts", "sdispls", "sendtypes", a->sdts)) ||
+            (rc = check_w(a->rcounts, a->rbdispls, rtypes, in, fn, "recvcounts", "rdispls", "recvtypes", a->rdts)))
+            return rc;
+        a->sdt = a->rdt = tide_coll_byte();
+        return MPI_SUCCESS;
+    }
+}
+
+static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype, const MPI_Datatype *stypes,
+                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request, bool nonblocking)
+{
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        free(a->sdts);
+        free(a->rdts);
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s) {
+        free(a->sdts);
+        free(a->rdts);
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = -1};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, f);
+    free(a->sdts);
+    free(a->rdts);
+    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Neighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, NULL, false);
+}
+TIDE_ALIAS(MPI_Neighbor_allgather)
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Ineighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, request, true);
+}
+TIDE_ALIAS(MPI_Ineighbor_allgather)
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcounts = recvcounts,
+                      .rdispls = displs};
+    return start("MPI_Neighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, NULL, false);
+}
+TIDE_ALIAS(MPI_Neighbor_allgatherv)
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcounts = recvcounts,
+                      .rdispls = displs};
+    return start("MPI_Ineighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, true);
+}
+TIDE_ALIAS(MPI_Ineighbor_allgatherv)
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Neighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, NULL, false);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoall)
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start("MPI_Ineighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, request, true);
+}
+TIDE_ALIAS(MPI_Ineighbor_alltoall)
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                      .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Neighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, NULL, false);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoallv)
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                      .rcounts = recvcounts, .rdispls = rdispls};
+    return start("MPI_Ineighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, true);
+}
+TIDE_ALIAS(MPI_Ineighbor_alltoallv)
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .rcounts = recvcounts, .rbdispls = rdispls};
+    return start("MPI_Neighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
+                 N_ALLTOALLW, NULL, false);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoallw)
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .rcounts = recvcounts, .rbdispls = rdispls};
+    return start("MPI_Ineighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
+                 N_ALLTOALLW, request, true);
+}
+TIDE_ALIAS(MPI_Ineighbor_alltoallw)

@@ -1,0 +1,228 @@
+/*
+ * coll_errors.c: bad arguments to collectives, under MPI_ERRORS_RETURN:
+ * the error class, a message naming the function, and the ranks still in
+ * step afterwards (a correct collective follows every error).
+ *
+ *   coll_errors          errors every rank can see for itself: negative
+ *                        counts, invalid or uncommitted types, roots out of
+ *                        range, forbidden (op, type) pairs and MPI_OP_NULL,
+ *                        MPI_IN_PLACE where it is not allowed, NULL buffers
+ *                        and requests, overlapping receive blocks, counts
+ *                        whose sum or span overflows, send blocks larger than
+ *                        receive blocks, truncation at a receiver.
+ *   coll_errors check    run with coll_check=1: mismatched roots, counts and
+ *                        operations, and one rank's bad argument, are errors
+ *                        on every rank, blocking and nonblocking, no hang.
+ * Prints "coll_errors: ok".
+ */
+#include "testutil.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+static int rank, size;
+
+static void names(int rc, const char *fn)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    CHECK(rc != MPI_SUCCESS, "%s succeeded", fn);
+    MPI_Error_string(rc, s, &len);
+    CHECK(strstr(s, fn) != NULL, "message '%s' does not name %s", s, fn);
+}
+
+#define EXPECT(call, cls, fn)      \
+    do {                           \
+        int rc__ = (call);         \
+        CHECK_ERR(rc__, cls);      \
+        names(rc__, fn);           \
+    } while (0)
+
+static void in_step(void)
+{
+    int x = rank, s = 0;
+    CHECK_OK(MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(s == size * (size - 1) / 2, "ranks out of step after an error");
+}
+
+static void local_errors(void)
+{
+    int buf[64] = {0}, out[64 * 32];
+    int *cnt = calloc((size_t)size, sizeof(int)), *dsp = calloc((size_t)size, sizeof(int));
+    MPI_Request rq;
+    /* counts */
+    EXPECT(MPI_Bcast(buf, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "MPI_Bcast");
+    EXPECT(MPI_Allreduce(buf, out, -3, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT, "MPI_Allreduce");
+    EXPECT(MPI_Iallgather(buf, -1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD, &rq), MPI_ERR_COUNT,
+           "MPI_Iallgather");
+    EXPECT(MPI_Reduce_scatter_block(buf, out, -2, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+           "MPI_Reduce_scatter_block");
+    for (int i = 0; i < size; i++)
+        cnt[i] = i == size - 1 ? -1 : 1;
+    EXPECT(MPI_Alltoallv(buf, cnt, dsp, MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
+           "MPI_Alltoallv");
+    EXPECT(MPI_Reduce_scatter(buf, out, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+           "MPI_Reduce_scatter");
+    in_step();
+    /* types */
+    EXPECT(MPI_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_Bcast");
+    MPI_Datatype unc;
+    MPI_Type_contiguous(2, MPI_INT, &unc);
+    EXPECT(MPI_Allgather(buf, 1, unc, out, 1, unc, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_Allgather");
+    MPI_Type_free(&unc);
+    /* roots */
+    EXPECT(MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast");
+    EXPECT(MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Reduce");
+    EXPECT(MPI_Igather(buf, 1, MPI_INT, out, 1, MPI_INT, MPI_ROOT, MPI_COMM_WORLD, &rq), MPI_ERR_ROOT,
+           "MPI_Igather");
+    EXPECT(MPI_Scatter(buf, 1, MPI_INT, out, 1, MPI_INT, MPI_PROC_NULL, MPI_COMM_WORLD), MPI_ERR_ROOT,
+           "MPI_Scatter");
+    in_step();
+    /* operations */
+    float f[2] = {1, 2}, g[2];
+    EXPECT(MPI_Allreduce(f, g, 2, MPI_FLOAT, MPI_BAND, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce");
+    EXPECT(MPI_Reduce(buf, out, 1, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Reduce");
+    EXPECT(MPI_Scan(buf, out, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Scan");
+    EXPECT(MPI_Iexscan(buf, out, 1, MPI_2INT, MPI_SUM, MPI_COMM_WORLD, &rq), MPI_ERR_OP, "MPI_Iexscan");
+    EXPECT(MPI_Reduce_scatter_block(buf, out, 1, MPI_C_BOOL, MPI_PROD, MPI_COMM_WORLD), MPI_ERR_OP,
+           "MPI_Reduce_scatter_block");
+    in_step();
+    /* MPI_IN_PLACE where it is not allowed (every rank sees it) */
+    EXPECT(MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bcast");
+    EXPECT(MPI_Allreduce(buf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+           "MPI_Allreduce");
+    EXPECT(MPI_Allgather(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+           "MPI_Allgather");
+    EXPECT(MPI_Alltoall(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+           "MPI_Alltoall");
+    EXPECT(MPI_Scan(buf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Scan");
+    in_step();
+    /* NULL buffers and requests */
+    EXPECT(MPI_Allreduce(NULL, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Allreduce");
+    EXPECT(MPI_Bcast(NULL, 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bcast");
+    EXPECT(MPI_Ibarrier(MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Ibarrier");
+    EXPECT(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Iallreduce");
+    EXPECT(MPI_Reduce_scatter(buf, out, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG,
+           "MPI_Reduce_scatter");
+    /* communicators */
+    EXPECT(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Barrier");
+    EXPECT(MPI_Allreduce(buf, out, 1, MPI_INT, MPI_SUM, (MPI_Comm)0x7fffffff), MPI_ERR_COMM, "MPI_Allreduce");
+    in_step();
+    /* receive blocks that overlap: no location may be written twice */
+    for (int i = 0; i < size; i++) {
+        cnt[i] = 2;
+        dsp[i] = i; /* blocks of 2 one element apart */
+    }
+    if (size > 1) {
+        EXPECT(MPI_Allgatherv(buf, 2, MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+               "MPI_Allgatherv");
+        EXPECT(MPI_Alltoallv(buf, cnt, dsp, MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+               "MPI_Alltoallv");
+        /* at the root only: the others' sends are small and complete */
+        int rc = MPI_Gatherv(buf, 2, MPI_INT, out, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+            CHECK_ERR(rc, MPI_ERR_BUFFER);
+            names(rc, "MPI_Gatherv");
+        } else {
+            CHECK_OK(rc);
+        }
+    }
+    in_step();
+    /* sums and spans that overflow */
+    for (int i = 0; i < size; i++)
+        cnt[i] = INT_MAX / 2 + 1;
+    if (size > 1)
+        EXPECT(MPI_Reduce_scatter(buf, out, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+               "MPI_Reduce_scatter");
+    MPI_Datatype huge;
+    MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)1 << 40, &huge);
+    MPI_Type_commit(&huge);
+    for (int i = 0; i < size; i++) {
+        cnt[i] = 1;
+        dsp[i] = INT_MAX - i;
+    }
+    EXPECT(MPI_Allgatherv(buf, 1, MPI_INT, out, cnt, dsp, huge, MPI_COMM_WORLD), MPI_ERR_COUNT,
+           "MPI_Allgatherv");
+    MPI_Type_free(&huge);
+    in_step();
+    /* more data sent than there is room for */
+    EXPECT(MPI_Allgather(buf, 4, MPI_INT, out, 2, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TRUNCATE, "MPI_Allgather");
+    EXPECT(MPI_Alltoall(buf, 2, MPI_DOUBLE, out, 3, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TRUNCATE, "MPI_Alltoall");
+    in_step();
+    /* truncation where only a receiver can see it: rank 1 gets the root's
+     * 8 ints (from the root itself, in every broadcast algorithm); ranks
+     * further down may get only the 4 their parent kept */
+    if (size > 1) {
+        int rc = MPI_Bcast(buf, rank == 0 ? 8 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank == 0)
+            CHECK_OK(rc);
+        else if (rank == 1)
+            CHECK_ERR(rc, MPI_ERR_TRUNCATE);
+        else if (rc != MPI_SUCCESS)
+            CHECK_ERR(rc, MPI_ERR_TRUNCATE);
+    }
+    in_step();
+    free(cnt);
+    free(dsp);
+}
+
+/* coll_check: disagreements are errors on every rank */
+static void check_mode(void)
+{
+    int buf[16] = {0}, out[16 * 64];
+    MPI_Request rq;
+    if (size > 1) {
+        EXPECT(MPI_Bcast(buf, 1, MPI_INT, rank == 0 ? 0 : 1, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast");
+        EXPECT(MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, rank % 2, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Reduce");
+        EXPECT(MPI_Gather(buf, 1, MPI_INT, out, 1, MPI_INT, rank == size - 1 ? 0 : size - 1, MPI_COMM_WORLD),
+               MPI_ERR_ROOT, "MPI_Gather");
+        CHECK_OK(MPI_Ibcast(buf, 1, MPI_INT, rank == 0 ? 1 : 0, MPI_COMM_WORLD, &rq));
+        int rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHECK_ERR(rc, MPI_ERR_ROOT);
+        names(rc, "MPI_Ibcast");
+        EXPECT(MPI_Bcast(buf, rank == 0 ? 2 : 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TRUNCATE, "MPI_Bcast");
+        EXPECT(MPI_Allreduce(buf, out, 1, MPI_INT, rank == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP,
+               "MPI_Allreduce");
+        /* one rank's bad argument: everyone learns of it */
+        EXPECT(MPI_Allreduce(buf, out, rank == size - 1 ? -1 : 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+               "MPI_Allreduce");
+        EXPECT(MPI_Bcast(buf, 1, MPI_INT, rank == 0 ? size : 0, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast");
+        /* MPI_IN_PLACE at a non-root: the root hears of it too */
+        EXPECT(MPI_Gather(rank == 1 ? MPI_IN_PLACE : (void *)buf, 1, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD),
+               MPI_ERR_BUFFER, "MPI_Gather");
+        /* a nonblocking one with a bad argument somewhere */
+        rc = MPI_Ialltoall(buf, rank == 0 ? -1 : 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+        if (rank == 0) {
+            CHECK_ERR(rc, MPI_ERR_COUNT);
+        } else {
+            CHECK_OK(rc);
+            CHECK_ERR(MPI_Wait(&rq, MPI_STATUS_IGNORE), MPI_ERR_COUNT);
+        }
+    }
+    in_step();
+    /* and correct calls still work in check mode */
+    int x = rank, s = -1;
+    CHECK_OK(MPI_Bcast(&x, 1, MPI_INT, size - 1, MPI_COMM_WORLD));
+    CHECK(x == size - 1, "bcast in check mode");
+    CHECK_OK(MPI_Reduce(&rank, &s, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD));
+    CHECK(rank != 0 || s == size - 1, "reduce in check mode");
+    CHECK_OK(MPI_Ibarrier(MPI_COMM_WORLD, &rq));
+    CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (argc > 1 && !strcmp(argv[1], "check"))
+        check_mode();
+    else
+        local_errors();
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("coll_errors: ok\n");
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,67 @@
+# suite_coll.sh: collective operations. coll_ops checks every operation
+# against a locally computed reference at every size from 1 to 17 ranks
+# (oversubscribed on small machines; MPI_COMM_WORLD and the two halves of a
+# split), the full matrix (more counts and roots, every algorithm forced on
+# MPI_COMM_WORLD) at a few sizes, 1 Mi elements, and across simulated nodes
+# (node-aware algorithms, TCP between nodes), over TCP only and without
+# single-copy transfers, and with process-wide coll_tuning overrides.
+# Then every (op, type) pair, intercommunicators, bad input, coll_check,
+# nonblocking semantics, neighbourhood collectives and reproducibility.
+
+n=1
+while [ $n -le 17 ]; do
+    tcase coll.ops.$n -t 120 -out "coll_ops: ok" -- $MPIEXEC -n $n $TB/coll_ops
+    n=$((n + 1))
+done
+for n in 4 7 16 17; do
+    tcase coll.ops.full.$n -t 180 -out "coll_ops: ok" -- $MPIEXEC -n $n $TB/coll_ops full
+done
+tcase coll.ops.big.4 -t 180 -out "coll_ops: ok" -- $MPIEXEC -n 4 $TB/coll_ops big
+tcase coll.ops.big.17 -t 240 -out "coll_ops: ok" -- $MPIEXEC -n 17 $TB/coll_ops big
+tcase coll.ops.nodes.4 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/coll_ops full
+tcase coll.ops.nodes.7 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 7 $TB/coll_ops full
+tcase coll.ops.nodes3.11 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=3 $MPIEXEC -n 11 $TB/coll_ops
+tcase coll.ops.nodes.big.6 -t 240 -out "coll_ops: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 6 $TB/coll_ops big
+tcase coll.ops.tcp.5 -t 180 -out "coll_ops: ok" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 5 $TB/coll_ops full
+tcase coll.ops.nocma.6 -t 180 -out "coll_ops: ok" -- env TIDE_SHM_CMA=0 $MPIEXEC -n 6 $TB/coll_ops full
+tcase coll.ops.nocma.big.3 -t 180 -out "coll_ops: ok" -- env TIDE_SHM_CMA=0 $MPIEXEC -n 3 $TB/coll_ops big
+tcase coll.ops.tuning.6 -t 180 -out "coll_ops: ok" -- env \
+    TIDE_COLL_TUNING="allreduce=ring@64,allreduce=rabenseifner@1k-2k,bcast=scatter_rd/4-8,alltoall=bruck,allgather=rd,reduce=linear/1-6,scan=linear,barrier=tree" \
+    $MPIEXEC -n 6 $TB/coll_ops
+tcase coll.ops.tuning.bad -out "coll_ops: ok" -err "coll_tuning: unknown algorithm" -- env \
+    TIDE_COLL_TUNING="allreduce=fastest,bcast=binomial" $MPIEXEC -n 3 $TB/coll_ops only=bcast
+tcase coll.ops.singleton -out "coll_ops: ok" -- $TB/coll_ops
+
+for n in 1 4 17; do
+    tcase coll.types.$n -t 120 -out "coll_types: ok" -- $MPIEXEC -n $n $TB/coll_types
+done
+tcase coll.types.nodes.5 -t 120 -out "coll_types: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 5 $TB/coll_types
+
+for n in 2 3 4 5 8 17; do
+    tcase coll.inter.$n -t 120 -out "coll_inter: ok" -- $MPIEXEC -n $n $TB/coll_inter
+done
+tcase coll.inter.nodes.7 -t 120 -out "coll_inter: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 7 $TB/coll_inter
+
+for n in 1 2 5 17; do
+    tcase coll.errors.$n -t 60 -out "coll_errors: ok" -- $MPIEXEC -n $n $TB/coll_errors
+    tcase coll.check.$n -t 60 -out "coll_errors: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n $n $TB/coll_errors check
+done
+tcase coll.check.ops.5 -t 120 -out "coll_ops: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 5 $TB/coll_ops
+tcase coll.check.inter.4 -t 120 -out "coll_inter: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 4 $TB/coll_inter
+
+for n in 1 3 17; do
+    tcase coll.nbc.$n -t 60 -out "coll_nbc: ok" -- $MPIEXEC -n $n $TB/coll_nbc
+done
+
+for n in 1 2 3 4 6 9 17; do
+    tcase coll.neighbor.$n -t 60 -out "coll_neighbor: ok" -- $MPIEXEC -n $n $TB/coll_neighbor
+done
+
+# reproducible: the same hashes twice in a row
+coll_repro_twice() {
+    $MPIEXEC -n $1 $TB/coll_repro > "$T_LOGDIR/coll.repro.$1.a" || return 1
+    $MPIEXEC -n $1 $TB/coll_repro > "$T_LOGDIR/coll.repro.$1.b" || return 1
+    [ -s "$T_LOGDIR/coll.repro.$1.a" ] && cmp "$T_LOGDIR/coll.repro.$1.a" "$T_LOGDIR/coll.repro.$1.b"
+}
+tcheck coll.repro.7 coll_repro_twice 7
+tcheck coll.repro.16 coll_repro_twice 16
