@@ -22,17 +22,36 @@ tcase dpm.child-crash -t 60 -rc 139 -err "killed by signal 11" -- env ASAN_OPTIO
 dpm_two_jobs() {
     pf="$DPM_TMP/port.$$"
     rm -f "$pf"
-    $MPIEXEC -n 3 $TB/dpm_server server "$pf" 1 2 > "$DPM_TMP/server.out" 2>&1 &
+    $MPIEXEC --timeout 60 -n 3 $TB/dpm_server server "$pf" 1 2 > "$DPM_TMP/server.out" 2>&1 &
     spid=$!
     i=0
     while [ ! -s "$pf" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
     [ -s "$pf" ] || { echo "no port file"; kill $spid; return 1; }
-    $MPIEXEC -n 4 $TB/dpm_server client "$pf" 2 || { kill $spid; return 1; }
-    $MPIEXEC -n 2 $TB/dpm_server client "$pf" 0 || { kill $spid; return 1; }
+    $MPIEXEC --timeout 60 -n 4 $TB/dpm_server client "$pf" 2 || { kill $spid; return 1; }
+    $MPIEXEC --timeout 60 -n 2 $TB/dpm_server client "$pf" 0 || { kill $spid; return 1; }
     wait $spid || return 1
     grep -q "served 2 clients" "$DPM_TMP/server.out"
 }
 tcheck dpm.connect-two-jobs dpm_two_jobs
+
+# collectives on the intercommunicators of spawn, of connect/accept in one
+# job, and of connect/accept between two mpiexec jobs
+tcase dpm.coll.spawn -t 60 -out "dpm_coll: ok .3.2." -- $MPIEXEC -n 3 $TB/dpm_coll spawn 2
+tcase dpm.coll.spawn-tcp -t 60 -out "dpm_coll: ok .2.3." -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/dpm_coll spawn 3
+tcase dpm.coll.ports -t 60 -out "dpm_coll: ok .2.3." -- $MPIEXEC -n 5 $TB/dpm_coll ports
+dpm_coll_two_jobs() {
+    pf="$DPM_TMP/collport.$$"
+    rm -f "$pf"
+    $MPIEXEC --timeout 60 -n 2 $TB/dpm_coll server "$pf" > "$DPM_TMP/collserver.out" 2>&1 &
+    spid=$!
+    i=0
+    while [ ! -s "$pf" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$pf" ] || { echo "no port file"; kill $spid; return 1; }
+    $MPIEXEC --timeout 60 -n 3 $TB/dpm_coll client "$pf" || { kill $spid; return 1; }
+    wait $spid || { cat "$DPM_TMP/collserver.out"; return 1; }
+    grep -q "dpm_coll: ok (2+3)" "$DPM_TMP/collserver.out"
+}
+tcheck dpm.coll.two-jobs dpm_coll_two_jobs
 tcase dpm.manager-worker -t 60 -out "5 workers, result 328350" -- $MPIEXEC -n 1 --universe-size 6 $TB/dpm_manager
 tcase dpm.singleton-spawn -t 60 -out "2 children" -- $TB/dpm_spawn 2
 tcase dpm.hostile-listeners -t 120 -out "survived" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/rt_hostile
