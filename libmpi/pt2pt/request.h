@@ -17,6 +17,7 @@
 
 #include "mpi.h"
 #include "datatype/datatype.h"
+#include "runtime/handles.h"
 
 struct tide_comm;
 struct tide_proc;
@@ -44,6 +45,8 @@ enum tide_req_state {
     TIDE_RS_DONE,
 };
 
+/* tide_request_new assigns every field (but conv) explicitly: a new field
+ * needs its initial value there. */
 struct tide_request {
     int handle;
     uint8_t kind;
@@ -93,13 +96,18 @@ struct tide_request {
     MPI_Grequest_cancel_function *greq_cancel;
     void *greq_state;
     bool greq_freed;        /* MPI_Request_free before MPI_Grequest_complete */
+    bool pooled;            /* in the free pool: its handle names nothing */
     struct tide_request *pool_next;
 };
 
 /* New request with a handle (state POSTED); NULL if out of memory. */
 struct tide_request *tide_request_new(int kind);
-/* Look up a user's handle. */
-struct tide_request *tide_request_get(MPI_Request h);
+/* Look up a user's handle (inline: every wait and test does it per request). */
+static inline struct tide_request *tide_request_get(MPI_Request h)
+{
+    struct tide_request *r = tide_handle_get(TIDE_KIND_REQUEST, h);
+    return r && !r->pooled ? r : NULL;
+}
 /* The request a peer's message names; NULL if stale. */
 struct tide_request *tide_request_by_id(uint64_t id);
 /* Mark the operation finished (status filled by the caller). */

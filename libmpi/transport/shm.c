@@ -302,7 +302,7 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     if (len)
         tide_conv_pack(cv, dst + sizeof *h + extra_len, len);
     tide_ring_commit(&peer->prod, total);
-    atomic_thread_fence(memory_order_seq_cst);
+    tide_store_load_fence();
     if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0))
         ring_bell(peer);
     return 0;

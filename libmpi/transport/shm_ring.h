@@ -27,6 +27,18 @@
 #define TIDE_RING_CELL 64u
 #define TIDE_RING_SKIP 0xffffffffu
 
+/* A full barrier (stores before it are visible before loads after it),
+ * for the sender's check of the receiver's sleeping flag after publishing.
+ * On x86 a locked add to the stack costs a fraction of an mfence. */
+static inline void tide_store_load_fence(void)
+{
+#if defined(__x86_64__)
+    __asm__ __volatile__("lock; addl $0,-8(%%rsp)" ::: "memory", "cc");
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
 /* Shared control block at the start of each ring area. */
 struct tide_ring_ctrl {
     _Alignas(64) _Atomic uint64_t head;  /* consumer position */
