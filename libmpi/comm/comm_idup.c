@@ -64,8 +64,7 @@ struct idup {
     int phase;
     struct tide_ctx_reduce ra, rb;
     struct tide_ctx_offer offer, theirs;
-    struct tide_ctx_claim claim;
-    bool claimed;
+    struct tide_ctx_claim claim; /* of agreement A, then of B */
     uint32_t floor_a, floor_b, id_a, id_b;
     bool have_a;
     /* B: the leaders' swap and the broadcast */
@@ -105,17 +104,12 @@ static bool all_done(struct idup *d, int *err)
 
 static void unclaim(struct idup *d)
 {
-    if (d->claimed) {
-        tide_context_unclaim(&d->claim);
-        d->claimed = false;
-    }
+    tide_context_unclaim(&d->claim);
 }
 
 static void make_offer(struct idup *d, uint32_t floor_word)
 {
-    unclaim(d);
     tide_context_offer(floor_word, &d->offer, &d->claim);
-    d->claimed = true;
 }
 
 static int bcast_tag(struct idup *d)
@@ -196,10 +190,15 @@ static bool advance(struct idup *d)
                     goto fail;
                 }
                 d->phase = PH_A_START;
+                if (d->ra.acc.busy)
+                    return false; /* the holder of the bitmap runs first */
                 break;
             }
+            tide_context_claim_end(&d->claim);
             tide_context_reserve(d->id_a);
             d->have_a = true;
+            if (d->parent->is_inter)
+                tide_context_claim_init(&d->claim, tide_ctx_reduce_key(&d->rb));
             d->phase = d->parent->is_inter ? PH_B_START : PH_FINISH;
             break;
         case PH_B_START:
@@ -278,8 +277,9 @@ static bool advance(struct idup *d)
             if (d->dec.id == TIDE_CONTEXT_NONE) {
                 d->floor_b = d->dec.floor;
                 d->phase = PH_B_START;
-                break;
+                return false; /* perhaps a busy round: let the holder of the bitmap run */
             }
+            tide_context_claim_end(&d->claim);
             tide_context_reserve(d->dec.id);
             d->id_b = d->dec.id;
             d->phase = PH_FINISH;
@@ -303,7 +303,7 @@ fail:
             d->rq[i] = NULL;
         }
     d->nrq = 0;
-    unclaim(d);
+    tide_context_claim_end(&d->claim);
     if (d->have_a && d->phase != PH_FINISH)
         tide_context_release(d->id_a);
     d->req->error = rc;
@@ -389,6 +389,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     }
     /* the sequence numbers of every message of the operation */
     tide_ctx_reduce_init(&d->ra, d->lc);
+    tide_context_claim_init(&d->claim, tide_ctx_reduce_key(&d->ra));
     if (c->is_inter) {
         tide_ctx_reduce_init(&d->rb, d->lc);
         d->seq_x = c->coll_seq++;

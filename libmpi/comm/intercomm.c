@@ -167,9 +167,10 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
     struct tide_ctx_reduce r;
     tide_ctx_reduce_init(&r, lc);
     uint32_t floor_word = 0;
+    struct tide_ctx_claim cl;
+    tide_context_claim_init(&cl, tide_ctx_reduce_key(&r));
     for (;;) {
         struct tide_ctx_offer o;
-        struct tide_ctx_claim cl;
         if (member)
             tide_context_offer(floor_word, &o, &cl);
         else
@@ -195,8 +196,9 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
         }
         if (rc == MPI_SUCCESS)
             rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
-        if (member)
-            tide_context_unclaim(&cl);
+        tide_context_unclaim(&cl);
+        if (rc != MPI_SUCCESS || d.status != 0 || d.id != TIDE_CONTEXT_NONE)
+            tide_context_claim_end(&cl);
         if (rc != MPI_SUCCESS)
             return rc;
         if (d.status != 0)
@@ -209,6 +211,7 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
             *id = d.id;
             return MPI_SUCCESS;
         }
+        tide_context_let_holder_run(); /* a busy round: the holder's may need our progress */
         floor_word = d.floor;
     }
 }

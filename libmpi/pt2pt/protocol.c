@@ -40,7 +40,7 @@ static struct tide_pending *pend_free;
 
 #define GET_MAX_IOV 64
 #define ZC_FRAME (64u << 20) /* largest zero-copy DATA frame */
-#define SPLIT_MIN (256 * 1024) /* gets at least this large are shared with the sender */
+#define SPLIT_MIN (64 * 1024) /* gets at least this large are shared with the sender */
 
 static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
                        uint64_t sreq);

@@ -240,6 +240,21 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, (void *)1), MPI_ERR_KEYVAL);
     MPI_Type_free_keyval(&tkv);
 
+    /* window keyvals: created and freed, of their own kind */
+    int wkv = MPI_KEYVAL_INVALID, wkv2;
+    CHECK_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &wkv, NULL));
+    CHECK_OK(MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, &wkv2, NULL));
+    CHECK(wkv != MPI_KEYVAL_INVALID && wkv != wkv2, "window keyvals %d %d", wkv, wkv2);
+    CHECK_ERR(MPI_Comm_set_attr(MPI_COMM_WORLD, wkv, (void *)1), MPI_ERR_KEYVAL);
+    CHECK_ERR(MPI_Comm_free_keyval(&wkv), MPI_ERR_KEYVAL);
+    CHECK_ERR(MPI_Type_free_keyval(&wkv), MPI_ERR_KEYVAL);
+    CHECK_OK(MPI_Win_free_keyval(&wkv));
+    CHECK(wkv == MPI_KEYVAL_INVALID, "MPI_Win_free_keyval did not reset the keyval");
+    CHECK_ERR(MPI_Win_free_keyval(&wkv), MPI_ERR_KEYVAL);
+    CHECK_ERR(MPI_Win_free_keyval(NULL), MPI_ERR_ARG);
+    CHECK_ERR(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL), MPI_ERR_ARG);
+    CHECK_OK(MPI_Win_free_keyval(&wkv2));
+
     MPI_Comm_free_keyval(&kv_copy);
     MPI_Comm_free_keyval(&kv_none);
     MPI_Comm_free_keyval(&kv_null);

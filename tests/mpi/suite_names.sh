@@ -120,4 +120,6 @@ else
     tcheck names.server-restart nm_server_restart
     nm_stop() { p=$(nm_server_pid); kill "$p" && nm_wait_gone "$p"; }
     tcheck names.server-stop nm_stop
+    # whatever failed above, no server of this suite outlives it
+    pkill -f "uri-file $NM_TMP/srv.uri" 2>/dev/null
 fi

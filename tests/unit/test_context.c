@@ -95,6 +95,7 @@ static void test_offer_pick(void **state)
     reset();
     struct tide_ctx_offer o;
     struct tide_ctx_claim cl;
+    tide_context_claim_init(&cl, 1);
     tide_context_offer(0, &o, &cl);
     assert_int_equal(o.start, 0);
     assert_int_equal(o.any, 0);
@@ -103,13 +104,38 @@ static void test_offer_pick(void **state)
     uint64_t mask[1];
     tide_context_free_mask(mask, 1);
     assert_int_equal(mask[0], 0);
+    /* another agreement meanwhile: busy, so its round finds nothing and
+     * runs again from the same floor */
     struct tide_ctx_offer o2;
     struct tide_ctx_claim cl2;
-    tide_context_offer(0, &o2, &cl2);
-    assert_true(o2.start >= TIDE_CONTEXT_WINDOW); /* past the first window */
-    assert_true(tide_context_pick(&o2) >= 64 * 2 * TIDE_CONTEXT_WINDOW);
-    tide_context_unclaim(&cl2);
+    tide_context_claim_init(&cl2, 2);
+    tide_context_offer(3, &o2, &cl2);
+    assert_int_equal(o2.busy, 1);
+    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_NONE);
+    struct tide_ctx_offer acc;
+    tide_context_offer_any(3, &acc);
+    tide_context_combine(&acc, &o2);
+    assert_int_equal(acc.busy, 1);
+    assert_int_equal(tide_context_pick(&acc), TIDE_CONTEXT_NONE);
+    assert_int_equal(tide_context_next_floor(&acc, 3), 3);
+    /* a lower key waiting goes first once the holder is done */
+    struct tide_ctx_offer o3;
+    struct tide_ctx_claim cl3;
+    tide_context_claim_init(&cl3, 0);
+    tide_context_offer(0, &o3, &cl3);
+    assert_int_equal(o3.busy, 1);
     tide_context_unclaim(&cl);
+    tide_context_offer(3, &o2, &cl2);
+    assert_int_equal(o2.busy, 1); /* key 2 waits for key 0 */
+    tide_context_offer(0, &o3, &cl3);
+    assert_int_equal(o3.busy, 0);
+    assert_int_equal(tide_context_pick(&o3), TIDE_CONTEXT_FIXED_END);
+    tide_context_claim_end(&cl3);
+    tide_context_offer(3, &o2, &cl2);
+    assert_int_equal(o2.busy, 0);
+    assert_int_equal(o2.start, 3);
+    tide_context_claim_end(&cl2);
+    tide_context_claim_end(&cl);
     tide_context_free_mask(mask, 1);
     assert_int_equal(tide_context_lowest(mask, 1), TIDE_CONTEXT_FIXED_END);
     /* a floor above the low free ids */
@@ -241,6 +267,7 @@ static uint32_t simulate(struct member *m, int n, int *rounds)
         for (int i = 0; i < n; i++) {
             struct tide_ctx_offer o;
             struct tide_ctx_claim cl;
+            tide_context_claim_init(&cl, 1);
             install(&m[i]);
             if (m[i].participates) {
                 tide_context_offer(floor_word, &o, &cl);
@@ -363,6 +390,7 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 100000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
+        tide_context_claim_init(&cl, 1);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
         tide_context_unclaim(&cl);
@@ -374,6 +402,7 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 10000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
+        tide_context_claim_init(&cl, 1);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
         tide_context_unclaim(&cl);
