@@ -40,7 +40,12 @@ static struct tide_pending *pend_free;
 
 #define GET_MAX_IOV 64
 #define ZC_FRAME (64u << 20) /* largest zero-copy DATA frame */
-#define SPLIT_MIN (64 * 1024) /* gets at least this large are shared with the sender */
+/* Gets at least this large are shared with the sender: from SPLIT_MIN
+ * when this process sends nothing large itself (the sender is likely
+ * waiting idle), from SPLIT_MIN_BUSY when it does (both sides copy
+ * already: exchanges, bidirectional streams). */
+#define SPLIT_MIN (64 * 1024)
+#define SPLIT_MIN_BUSY (256 * 1024)
 
 static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
                        uint64_t sreq);
@@ -249,7 +254,8 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
         struct iovec riov[GET_MAX_IOV];
         int nr = niov < GET_MAX_IOV ? niov : GET_MAX_IOV;
         memcpy(riov, data, (size_t)nr * sizeof *riov);
-        if (n >= SPLIT_MIN && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
+        size_t split_min = tide_rdv_sends_in_flight > 0 ? SPLIT_MIN_BUSY : SPLIT_MIN;
+        if (n >= split_min && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
             return; /* completes when the sender has written its part */
         int rc = do_get(r, from, riov, nr, 0, n);
         if (rc == 0) {
@@ -448,6 +454,7 @@ static int send_try(struct tide_request *s)
     if (rc != 0)
         return rc;
     s->state = (h.flags & TIDE_MSGF_GET) ? TIDE_RS_WAIT_FIN : TIDE_RS_WAIT_CTS;
+    tide_request_count_rdv(s);
     return 0;
 }
 

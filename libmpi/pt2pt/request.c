@@ -11,6 +11,15 @@
 #include <string.h>
 
 static struct tide_request *pool;
+int tide_rdv_sends_in_flight;
+
+static void uncount_rdv(struct tide_request *r)
+{
+    if (r->rdv_counted) {
+        r->rdv_counted = false;
+        tide_rdv_sends_in_flight--;
+    }
+}
 
 void tide_status_empty(MPI_Status *s)
 {
@@ -80,6 +89,7 @@ struct tide_request *tide_request_new(int kind)
     r->greq_cancel = NULL;
     r->greq_state = NULL;
     r->greq_freed = false;
+    r->rdv_counted = false;
     r->pool_next = NULL;
     return r;
 }
@@ -92,6 +102,7 @@ struct tide_request *tide_request_by_id(uint64_t id)
 
 static void request_destroy(struct tide_request *r)
 {
+    uncount_rdv(r);
     if (r->dt) {
         tide_datatype_release(r->dt);
         r->dt = NULL;
@@ -113,6 +124,7 @@ static void request_destroy(struct tide_request *r)
 void tide_request_complete(struct tide_request *r)
 {
     r->state = TIDE_RS_DONE;
+    uncount_rdv(r);
     if (r->cancel_pending)
         return; /* completes when the cancel's answer comes */
     r->complete = true;

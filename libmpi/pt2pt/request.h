@@ -96,9 +96,22 @@ struct tide_request {
     MPI_Grequest_cancel_function *greq_cancel;
     void *greq_state;
     bool greq_freed;        /* MPI_Request_free before MPI_Grequest_complete */
+    bool rdv_counted;       /* counted in tide_rdv_sends_in_flight */
     bool pooled;            /* in the free pool: its handle names nothing */
     struct tide_request *pool_next;
 };
+
+/* This process's rendezvous sends not yet complete: while there are
+ * some, its own copying is busy, and a receive does not hand work to the
+ * sender (protocol.c, shared single-copy transfers). */
+extern int tide_rdv_sends_in_flight;
+static inline void tide_request_count_rdv(struct tide_request *r)
+{
+    if (!r->rdv_counted) {
+        r->rdv_counted = true;
+        tide_rdv_sends_in_flight++;
+    }
+}
 
 /* New request with a handle (state POSTED); NULL if out of memory. */
 struct tide_request *tide_request_new(int kind);
