@@ -13,6 +13,13 @@
  * they go through the ring in chunks. A receiver that has waited long
  * enough sets a flag in its segment and sleeps on a datagram socket (its
  * doorbell); a sender that sees the flag rings it.
+ *
+ * The flag is read without a barrier right after a message is published
+ * (a barrier there would wait for the message's cache line to reach the
+ * receiver, on every message). A receiver falling asleep just then can be
+ * missed that way, so the peers written to since are checked again, after
+ * one barrier, the next time this process makes progress or before it
+ * sleeps itself; a sleep also ends by itself after a short timeout.
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
@@ -65,6 +72,8 @@ struct shm_peer {
     struct sockaddr_un bell;
     socklen_t bell_len;
     pid_t pid;
+    bool dirty;                  /* written to since the last barrier-checked look at its flag */
+    struct shm_peer *dirty_next;
 };
 
 struct inbound {
@@ -74,6 +83,7 @@ struct inbound {
 };
 
 static struct shm_peer *peers;
+static struct shm_peer *dirty_peers; /* list of the peers with dirty set */
 
 static struct {
     uint8_t *base;
@@ -254,8 +264,30 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
 
 /* Stop sending to a peer: our ring in its segment is closed (it reuses the
  * slot once drained) and the mapping goes. */
+/* After one barrier, ring the peers written to that have fallen asleep. */
+static void wake_sleepers(void)
+{
+    if (!dirty_peers)
+        return;
+    tide_store_load_fence();
+    for (struct shm_peer *p = dirty_peers, *next; p; p = next) {
+        next = p->dirty_next;
+        p->dirty = false;
+        p->dirty_next = NULL;
+        if (atomic_load_explicit(&p->hdr->sleeping, memory_order_relaxed))
+            ring_bell(p);
+    }
+    dirty_peers = NULL;
+}
+
 static void detach(struct shm_peer *peer)
 {
+    if (peer->dirty)
+        for (struct shm_peer **pp = &dirty_peers; *pp; pp = &(*pp)->dirty_next)
+            if (*pp == peer) {
+                *pp = peer->dirty_next;
+                break;
+            }
     atomic_store_explicit(&peer->prod.ctrl->state, 3, memory_order_release);
     atomic_fetch_add(&peer->hdr->generation, 1);
     if (atomic_load(&peer->hdr->sleeping))
@@ -302,9 +334,13 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     if (len)
         tide_conv_pack(cv, dst + sizeof *h + extra_len, len);
     tide_ring_commit(&peer->prod, total);
-    tide_store_load_fence();
-    if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0))
+    if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
         ring_bell(peer);
+    } else if (!peer->dirty) {
+        peer->dirty = true;
+        peer->dirty_next = dirty_peers;
+        dirty_peers = peer;
+    }
     return 0;
 }
 
@@ -393,6 +429,7 @@ static void deliver_ring(struct inbound *in, int max)
 
 static int shm_progress(void)
 {
+    wake_sleepers();
     if (__builtin_expect(atomic_load_explicit(&me.hdr->generation, memory_order_relaxed) != me.seen_gen, 0))
         scan_slots();
     int n = 0;
@@ -403,6 +440,7 @@ static int shm_progress(void)
 
 static int shm_block_prepare(struct pollfd *fds, int max)
 {
+    wake_sleepers();
     if (me.bell_fd < 0 || max < 1)
         return 0;
     atomic_store(&me.hdr->sleeping, 1);
@@ -432,6 +470,7 @@ static void shm_block_finish(void)
 
 static void shm_finalize(void)
 {
+    wake_sleepers();
     while (peers)
         detach(peers);
     if (me.base) {
