@@ -53,6 +53,8 @@ void tide_matchq_drop(uint32_t ctx)
     chunk[ctx & (MQ_CHUNK - 1)] = NULL;
 }
 
+static void uq_pools_free(void);
+
 void tide_matchq_finalize(void)
 {
     for (unsigned c = 0; c < MQ_NCHUNKS; c++) {
@@ -72,6 +74,7 @@ void tide_matchq_finalize(void)
         free(mq_dir[c]);
         mq_dir[c] = NULL;
     }
+    uq_pools_free();
 }
 
 void tide_match_post(struct tide_matchq *q, struct tide_request *req)
@@ -177,21 +180,35 @@ void tide_match_remove(struct tide_matchq *q, struct tide_unexpected *u)
         }
 }
 
-/* Small unexpected messages come from a free list of fixed-size blocks,
- * so a flood of small messages does not hammer malloc. */
-#define UQ_SMALL 4096
-static struct tide_unexpected *uq_free;
-static size_t uq_nfree;
+/* Unexpected messages up to the largest eager size come from free lists
+ * of fixed-size blocks (three classes), so a flood of small messages does
+ * not hammer malloc and a stream of large eager ones does not make the
+ * heap give its top back to the kernel and fault it in again every time.
+ * The class follows from data_len, which never changes. */
+static const size_t uq_class_size[] = {4096, 16384, 65536};
+static const size_t uq_class_keep[] = {1024, 128, 64}; /* 4, 2 and 4 MiB at most */
+#define UQ_CLASSES 3
+static struct tide_unexpected *uq_free[UQ_CLASSES];
+static size_t uq_nfree[UQ_CLASSES];
+
+static int uq_class(size_t data_len)
+{
+    for (int k = 0; k < UQ_CLASSES; k++)
+        if (data_len <= uq_class_size[k])
+            return k;
+    return -1;
+}
 
 struct tide_unexpected *tide_unexpected_new(size_t data_len)
 {
     struct tide_unexpected *u;
-    if (data_len <= UQ_SMALL && uq_free) {
-        u = uq_free;
-        uq_free = u->next;
-        uq_nfree--;
+    int k = uq_class(data_len);
+    if (k >= 0 && uq_free[k]) {
+        u = uq_free[k];
+        uq_free[k] = u->next;
+        uq_nfree[k]--;
     } else {
-        size_t cap = data_len <= UQ_SMALL ? UQ_SMALL : data_len;
+        size_t cap = k >= 0 ? uq_class_size[k] : data_len;
         u = malloc(sizeof *u + cap);
         if (!u)
             return NULL;
@@ -204,11 +221,24 @@ struct tide_unexpected *tide_unexpected_new(size_t data_len)
 
 void tide_unexpected_free(struct tide_unexpected *u)
 {
-    if (u->data_len <= UQ_SMALL && uq_nfree < 1024) {
-        u->next = uq_free;
-        uq_free = u;
-        uq_nfree++;
+    int k = uq_class(u->data_len);
+    if (k >= 0 && uq_nfree[k] < uq_class_keep[k]) {
+        u->next = uq_free[k];
+        uq_free[k] = u;
+        uq_nfree[k]++;
         return;
     }
     free(u);
+}
+
+static void uq_pools_free(void)
+{
+    for (int k = 0; k < UQ_CLASSES; k++) {
+        while (uq_free[k]) {
+            struct tide_unexpected *u = uq_free[k];
+            uq_free[k] = u->next;
+            free(u);
+        }
+        uq_nfree[k] = 0;
+    }
 }
