@@ -287,8 +287,9 @@ static int setup_user(void)
         close(lock_fd);
         lock_fd = -1;
     }
-    snprintf(user_dir, sizeof user_dir, "%s", sock_path);
-    snprintf(user_dir, sizeof user_dir, "%s", dirname(user_dir));
+    char path_copy[sizeof sock_path];
+    snprintf(path_copy, sizeof path_copy, "%s", sock_path);
+    snprintf(user_dir, sizeof user_dir, "%s", dirname(path_copy)); /* not in place: they would overlap */
     user_dir_ours = !(env && *env);
     unlink(sock_path); /* a stale socket of a server that died: we hold the lock */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -275,6 +275,21 @@ ns_user_idle() {
     done
 }
 tcheck ns.user-idle-exit ns_user_idle
+# in its default place (here $XDG_RUNTIME_DIR/tide) the directory goes too
+ns_default_dir_gone() {
+    x="$NS_TMP/xdg"
+    rm -rf "$x"; mkdir -p "$x"; chmod 700 "$x"
+    env -u TIDE_NS_DIR XDG_RUNTIME_DIR="$x" $NS_T "$NS_CL" --server-prog "$NS_BIN" --idle-exit 1 \
+        publish dd-name p o status > "$NS_TMP/dd.out" || return 1
+    grep -q "mode=user" "$NS_TMP/dd.out" || { cat "$NS_TMP/dd.out"; return 1; }
+    n=0
+    while [ -e "$x/tide" ]; do
+        n=$((n + 1)); [ $n -gt 200 ] && { ls -la "$x/tide"; return 1; }
+        sleep 0.05
+    done
+    rmdir "$x"
+}
+tcheck ns.user-default-dir-removed ns_default_dir_gone
 
 # ---- nothing left behind ----
 ns_leftovers() {
