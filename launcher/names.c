@@ -270,6 +270,41 @@ static bool valid(const char *s)
     return s && *s && strlen(s) < NAME_MAX_LEN;
 }
 
+/* A request's op once its header (read by the caller) holds up; else
+ * the request is answered as malformed (ns freed) and NULL returned. */
+static struct name_op *begin_op(struct mdaemon *d, struct tide_rbuf *r, enum op_kind kind, uint32_t reqid,
+                                char *ns, uint32_t rank, uint32_t n)
+{
+    struct name_op *op = NULL;
+    if (ns && tide_wire_ok(r) && n > 0 && n <= 1024)
+        op = op_new(kind, d, reqid, ns, rank, n);
+    if (!op) {
+        free(ns);
+        reply_status(d, reqid, TIDE_NAME_BAD);
+    }
+    return op;
+}
+
+/* begin_op, then the request's n service names (the rest of it). */
+static struct name_op *services_op(struct mdaemon *d, struct tide_rbuf *r, enum op_kind kind, uint32_t reqid,
+                                   char *ns, uint32_t rank, uint32_t n)
+{
+    struct name_op *op = begin_op(d, r, kind, reqid, ns, rank, n);
+    if (!op)
+        return NULL;
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        op->items[i].service = tide_wire_get_str(r);
+        ok = ok && valid(op->items[i].service);
+    }
+    if (!ok || !tide_wire_done(r)) {
+        reply_status(d, reqid, TIDE_NAME_BAD);
+        op_free(op);
+        return NULL;
+    }
+    return op;
+}
+
 static struct ask *ask_new(struct name_op *op, uint32_t idx)
 {
     struct ask *a = malloc(sizeof *a);
@@ -345,17 +380,9 @@ void names_on_publish(struct mdaemon *d, struct tide_rbuf *r)
     char *ns = tide_wire_get_str(r);
     uint32_t rank = tide_wire_get_u32(r);
     uint32_t n = tide_wire_get_u32(r);
-    if (!ns || !tide_wire_ok(r) || n == 0 || n > 1024) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
+    struct name_op *op = begin_op(d, r, OP_PUBLISH, reqid, ns, rank, n);
+    if (!op)
         return;
-    }
-    struct name_op *op = op_new(OP_PUBLISH, d, reqid, ns, rank, n);
-    if (!op) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
-        return;
-    }
     int status = TIDE_NAME_OK;
     for (uint32_t i = 0; i < n; i++) {
         struct item *it = &op->items[i];
@@ -533,27 +560,9 @@ void names_on_lookup(struct mdaemon *d, struct tide_rbuf *r)
     uint32_t rank = tide_wire_get_u32(r);
     uint32_t wait_ms = tide_wire_get_u32(r);
     uint32_t n = tide_wire_get_u32(r);
-    if (!ns || !tide_wire_ok(r) || n == 0 || n > 1024) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
+    struct name_op *op = services_op(d, r, OP_LOOKUP, reqid, ns, rank, n);
+    if (!op)
         return;
-    }
-    struct name_op *op = op_new(OP_LOOKUP, d, reqid, ns, rank, n);
-    if (!op) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
-        return;
-    }
-    bool ok = true;
-    for (uint32_t i = 0; i < n; i++) {
-        op->items[i].service = tide_wire_get_str(r);
-        ok = ok && valid(op->items[i].service);
-    }
-    if (!ok || !tide_wire_done(r)) {
-        reply_status(d, reqid, TIDE_NAME_BAD);
-        op_free(op);
-        return;
-    }
     op->wait_ms = wait_ms;
     op->asking++;
     for (uint32_t i = 0; i < n; i++) {
@@ -626,27 +635,9 @@ void names_on_unpublish(struct mdaemon *d, struct tide_rbuf *r)
     char *ns = tide_wire_get_str(r);
     uint32_t rank = tide_wire_get_u32(r);
     uint32_t n = tide_wire_get_u32(r);
-    if (!ns || !tide_wire_ok(r) || n == 0 || n > 1024) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
+    struct name_op *op = services_op(d, r, OP_UNPUBLISH, reqid, ns, rank, n);
+    if (!op)
         return;
-    }
-    struct name_op *op = op_new(OP_UNPUBLISH, d, reqid, ns, rank, n);
-    if (!op) {
-        free(ns);
-        reply_status(d, reqid, TIDE_NAME_BAD);
-        return;
-    }
-    bool ok = true;
-    for (uint32_t i = 0; i < n; i++) {
-        op->items[i].service = tide_wire_get_str(r);
-        ok = ok && valid(op->items[i].service);
-    }
-    if (!ok || !tide_wire_done(r)) {
-        reply_status(d, reqid, TIDE_NAME_BAD);
-        op_free(op);
-        return;
-    }
     /* the names known here must all be ours before any goes */
     for (uint32_t i = 0; i < n; i++) {
         struct name *nm = find(op->items[i].service);

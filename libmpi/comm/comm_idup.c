@@ -102,16 +102,6 @@ static bool all_done(struct idup *d, int *err)
     return true;
 }
 
-static void unclaim(struct idup *d)
-{
-    tide_context_unclaim(&d->claim);
-}
-
-static void make_offer(struct idup *d, uint32_t floor_word)
-{
-    tide_context_offer(floor_word, &d->offer, &d->claim);
-}
-
 static int bcast_tag(struct idup *d)
 {
     return tide_coll_tag(d->rb.seq, (d->bc_round * 32 + STEP_BCAST) & 0x3ff);
@@ -170,14 +160,14 @@ static bool advance(struct idup *d)
     for (;;) {
         switch (d->phase) {
         case PH_A_START:
-            make_offer(d, d->floor_a);
+            tide_context_offer(d->floor_a, &d->offer, &d->claim);
             tide_ctx_reduce_start(&d->ra, &d->offer);
             d->phase = PH_A_RUN;
             break;
         case PH_A_RUN:
             if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
                 return false;
-            unclaim(d);
+            tide_context_unclaim(&d->claim);
             if (t < 0) {
                 rc = d->ra.err;
                 goto fail;
@@ -202,7 +192,7 @@ static bool advance(struct idup *d)
             d->phase = d->parent->is_inter ? PH_B_START : PH_FINISH;
             break;
         case PH_B_START:
-            make_offer(d, d->floor_b);
+            tide_context_offer(d->floor_b, &d->offer, &d->claim);
             tide_ctx_reduce_start(&d->rb, &d->offer);
             d->bc_got = false;
             d->phase = PH_B_RUN;
@@ -269,7 +259,7 @@ static bool advance(struct idup *d)
                     goto fail;
                 break;
             }
-            unclaim(d);
+            tide_context_unclaim(&d->claim);
             if (d->dec.status != 0) {
                 rc = tide_err(d->dec.status, "MPI_Comm_idup: the groups' leaders could not agree on a context id");
                 goto fail;
