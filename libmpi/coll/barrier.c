@@ -11,6 +11,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 
 static void zsend(struct tide_sched *s, const struct tide_cv *v, int to, int step)
@@ -108,19 +109,25 @@ static void barrier_hier(struct tide_sched *s, const struct tide_cv *all, const 
     tide_barrier_fan_out(s, &node, 2 * TIDE_STEP_PHASE);
 }
 
+static int barrier_alg(struct tide_comm *c)
+{
+    struct tide_coll_sel sel = {.kind = TC_BARRIER, .commute = true, .even = true};
+    tide_coll_sel_comm(&sel, c);
+    return tide_coll_select(&sel);
+}
+
 static void barrier_build(struct tide_sched *s, struct tide_comm *c)
 {
     if (c->is_inter) {
         tide_inter_barrier(s, c);
         return;
     }
-    struct tide_coll_sel sel = {.kind = TC_BARRIER, .commute = true, .even = true};
-    tide_coll_sel_comm(&sel, c);
+    int alg = barrier_alg(c);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     if (v.n == 1)
         return;
-    switch (tide_coll_select(&sel)) {
+    switch (alg) {
     case TA_HIER:
         barrier_hier(s, &v, c->coll);
         break;
@@ -148,9 +155,26 @@ static int agree(struct tide_sched *s, struct tide_comm *c, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* A blocking barrier without a schedule, if its algorithm allows:
+ * MPI_SUCCESS or an error, or -1 when the caller must build one. */
+static int barrier_direct_run(struct tide_comm *c)
+{
+    if (c->is_inter || tide_coll_checking())
+        return -1;
+    int alg = barrier_alg(c);
+    if (!tide_direct_barrier_ok(alg))
+        return -1;
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    return tide_direct_barrier(&v, alg);
+}
+
 int tide_coll_barrier(struct tide_comm *c)
 {
     tide_coll_enter(c, true);
+    int rc = barrier_direct_run(c);
+    if (rc >= 0)
+        return rc;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Barrier: out of memory");
@@ -167,6 +191,8 @@ int PMPI_Barrier(MPI_Comm comm)
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, true);
+    if ((rc = barrier_direct_run(c)) >= 0)
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -10,6 +10,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 
 #include <string.h>
@@ -184,6 +185,30 @@ void tide_bcast_build(struct tide_sched *s, const struct tide_cv *v, void *buf, 
     }
 }
 
+static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt)
+{
+    struct tide_coll_sel sel = {.kind = TC_BCAST, .bytes = (size_t)count * dt->size, .commute = true,
+                                .even = true};
+    tide_coll_sel_comm(&sel, c);
+    return tide_coll_select(&sel);
+}
+
+/* A blocking broadcast without a schedule, if its algorithm allows:
+ * MPI_SUCCESS or an error, or -1 when the caller must build one. */
+static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct tide_datatype *dt, int root)
+{
+    if (c->is_inter || tide_coll_checking())
+        return -1;
+    int alg = bcast_alg(c, count, dt);
+    if (!tide_direct_bcast_ok(alg))
+        return -1;
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    if (v.n == 1 || count == 0 || dt->size == 0)
+        return MPI_SUCCESS;
+    return tide_direct_bcast(&v, buf, (size_t)count, dt, root, alg);
+}
+
 static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, int count, struct tide_datatype *dt,
                         int root)
 {
@@ -191,14 +216,11 @@ static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, in
         tide_inter_bcast(s, c, buf, count, dt, root);
         return;
     }
-    struct tide_coll_sel sel = {.kind = TC_BCAST, .bytes = (size_t)count * dt->size, .commute = true,
-                                .even = true};
-    tide_coll_sel_comm(&sel, c);
+    int alg = bcast_alg(c, count, dt);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     if (v.n == 1 || count == 0 || dt->size == 0)
         return;
-    int alg = tide_coll_select(&sel);
     if (alg == TA_HIER)
         bcast_hier(s, &v, c->coll, buf, (size_t)count, dt, root, 0);
     else
@@ -208,6 +230,9 @@ static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, in
 int tide_coll_bcast(void *buf, int count, struct tide_datatype *dt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
+    int rc = bcast_direct_run(c, buf, count, dt, root);
+    if (rc >= 0)
+        return rc;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Bcast: out of memory");
@@ -249,6 +274,8 @@ static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, in
         return tide_raise_comm(c, tide_coll_local_error(c, rc, root, fn));
     if (!dt)
         dt = tide_coll_byte(); /* intercommunicator, MPI_PROC_NULL side: nothing moves */
+    if (!nonblocking && (rc = bcast_direct_run(c, buf, count, dt, root)) >= 0)
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -414,6 +414,46 @@ int tide_recv_start(struct tide_request *r)
     return MPI_SUCCESS;
 }
 
+/* A blocking receive straight from an eager message that has already
+ * arrived: no request. -1 when it needs one (nothing there yet, a
+ * rendezvous, a synchronous send, a send to ourselves). */
+int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status)
+{
+    (void)comm;
+    struct tide_matchq *q = tide_matchq_find(ctx);
+    if (!q || !q->uq_head || source == MPI_PROC_NULL)
+        return -1;
+    struct tide_unexpected *u = tide_match_find_unexpected(q, source, tag, false);
+    if (!u || u->type != TIDE_MSG_EAGER || (u->flags & TIDE_MSGF_SYNC) || u->self_sreq)
+        return -1;
+    tide_match_remove(q, u);
+    size_t bytes = (size_t)count * dt->size, n = u->len < bytes ? u->len : bytes;
+    int rc = MPI_SUCCESS;
+    if (u->len > bytes)
+        rc = tide_err(MPI_ERR_TRUNCATE,
+                      "message truncated: %zu bytes arrived for a receive of %zu bytes (source %d, tag %d)",
+                      (size_t)u->len, bytes, u->src, u->tag);
+    if (n) {
+        if (dt->contig) {
+            memcpy((char *)buf + dt->true_lb, u->data, n);
+        } else {
+            struct tide_convertor cv;
+            tide_conv_init(&cv, dt, (size_t)count, buf);
+            tide_conv_unpack(&cv, u->data, n);
+        }
+    }
+    if (status != MPI_STATUS_IGNORE && status) {
+        tide_status_empty(status);
+        status->MPI_SOURCE = u->src;
+        status->MPI_TAG = u->tag;
+        status->tide_nbytes = (MPI_Count)n;
+        status->MPI_ERROR = rc;
+    }
+    tide_unexpected_free(u);
+    return rc;
+}
+
 /* ---- send side ---- */
 
 /* Try to put the send out: 0 done (or waiting for an answer), 1 busy, <0 error */

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mpi.h"
+
 struct tide_request;
 struct tide_unexpected;
 struct tide_comm;
@@ -30,6 +32,11 @@ int tide_send_start(struct tide_request *req);
  * not busy): returns 1 if sent, 0 if the caller must use a request. */
 int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
                         struct tide_comm *comm, uint32_t ctx);
+/* A blocking receive that can complete at once from an eager message
+ * already here: MPI_SUCCESS or MPI_ERR_TRUNCATE with *status filled, or
+ * -1 if the caller must post a request. */
+int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status);
 /* Post a receive (matches the unexpected queue first). */
 int tide_recv_start(struct tide_request *req);
 /* Receive a message taken out of the unexpected queue (MPI_Mrecv). */
