@@ -130,6 +130,8 @@ void tide_progress_until(bool (*done)(void *), void *arg)
             idle = 0;
             continue;
         }
+        if (idle == 0)
+            tide_transports_idle();
         if (tide_thread_multiple) {
             tide_lock_yield_begin();
             tide_lock_yield_end();

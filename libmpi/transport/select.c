@@ -83,6 +83,13 @@ int tide_transports_progress(void)
     return n;
 }
 
+void tide_transports_idle(void)
+{
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->idle)
+            tide_transport_list[i]->idle();
+}
+
 bool tide_transports_output_pending(void)
 {
     for (int i = 0; i < tide_ntransports; i++)

@@ -18,8 +18,9 @@
  * (a barrier there would wait for the message's cache line to reach the
  * receiver, on every message). A receiver falling asleep just then can be
  * missed that way, so the peers written to since are checked again, after
- * one barrier, the next time this process makes progress or before it
- * sleeps itself; a sleep also ends by itself after a short timeout.
+ * one barrier, when this process next finds nothing to do and waits (or
+ * every 64th poll, or before it sleeps itself); a sleep also ends by
+ * itself after a short timeout.
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
@@ -97,6 +98,7 @@ static struct {
     bool *tracked;
     uint64_t ring_size;
     uint32_t nslots;
+    unsigned progress_calls;
 } me = {.bell_fd = -1};
 
 static uint8_t *area(uint8_t *base, const struct seg_header *h, int slot)
@@ -429,7 +431,12 @@ static void deliver_ring(struct inbound *in, int max)
 
 static int shm_progress(void)
 {
-    wake_sleepers();
+    /* the barrier-checked look at the flags of the peers written to waits
+     * for those writes to reach them: done when about to wait
+     * (shm_idle), before sleeping, and here only now and then (callers
+     * that poll without waiting, like MPI_Test loops) */
+    if (dirty_peers && (++me.progress_calls & 63) == 0)
+        wake_sleepers();
     if (__builtin_expect(atomic_load_explicit(&me.hdr->generation, memory_order_relaxed) != me.seen_gen, 0))
         scan_slots();
     int n = 0;
@@ -499,6 +506,7 @@ struct tide_transport tide_shm_transport = {
     .put = shm_put,
     .progress = shm_progress,
     .block_prepare = shm_block_prepare,
+    .idle = wake_sleepers,
     .block_finish = shm_block_finish,
     .finalize = shm_finalize,
     .forget = shm_forget,

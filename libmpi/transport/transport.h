@@ -80,6 +80,9 @@ struct tide_transport {
      * number of fds added, or -1 if work is waiting (do not sleep). */
     int (*block_prepare)(struct pollfd *fds, int max);
     void (*block_finish)(void);
+    /* Optional: the progress engine has found nothing to do and is about
+     * to wait (deferred work that only matters to a waiting peer). */
+    void (*idle)(void);
     void (*finalize)(void);
     /* Optional, for DATA: send hdr + len bytes of cv without copying them;
      * done(arg) is called once every byte has been written (the buffer
@@ -111,6 +114,8 @@ void tide_transports_finalize(void);
 /* Choose a transport for p (fetching its card); NULL if unreachable. */
 struct tide_transport *tide_transport_for(struct tide_proc *p);
 int tide_transports_progress(void);
+/* Tell the transports the caller is about to wait (their idle hooks). */
+void tide_transports_idle(void);
 /* Does any transport still hold messages that have not left? */
 bool tide_transports_output_pending(void);
 extern struct tide_transport *tide_transport_list[4];
