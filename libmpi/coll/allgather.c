@@ -15,6 +15,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 
 #include <stdlib.h>
@@ -385,6 +386,29 @@ struct agargs {
     struct tide_datatype *rdt;
 };
 
+static int allgather_alg(struct tide_comm *c, bool vform, size_t total)
+{
+    struct tide_coll_sel sel = {.kind = vform ? TC_ALLGATHERV : TC_ALLGATHER, .bytes = total, .commute = true,
+                                .even = !vform};
+    tide_coll_sel_comm(&sel, c);
+    return tide_coll_select(&sel);
+}
+
+/* A blocking allgather (even blocks) without a schedule, if its
+ * algorithm allows: MPI_SUCCESS or an error, or -1 when the caller must
+ * build one. */
+static int allgather_direct_run(struct tide_comm *c, const struct agargs *a)
+{
+    if (c->is_inter || tide_coll_checking())
+        return -1;
+    int alg = allgather_alg(c, false, (size_t)a->rcount * a->rdt->size * (size_t)c->size);
+    if (!tide_direct_allgather_ok(alg))
+        return -1;
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    return tide_direct_allgather(&v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt, alg);
+}
+
 static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs *a, bool vform)
 {
     if (c->is_inter) {
@@ -400,12 +424,9 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs
             total += (size_t)a->rcounts[i] * a->rdt->size;
     else
         total = (size_t)a->rcount * a->rdt->size * (size_t)c->size;
-    struct tide_coll_sel sel = {.kind = vform ? TC_ALLGATHERV : TC_ALLGATHER, .bytes = total, .commute = true,
-                                .even = !vform};
-    tide_coll_sel_comm(&sel, c);
+    int alg = allgather_alg(c, vform, total);
     struct tide_cv v;
     tide_cv_comm(&v, c);
-    int alg = tide_coll_select(&sel);
     if (vform)
         allgatherv_build(s, &v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, a->rcounts, a->displs, a->rdt, alg, 0);
     else
@@ -417,10 +438,13 @@ int tide_coll_allgather(const void *sbuf, int scount, struct tide_datatype *sdt,
                         struct tide_datatype *rdt, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
+    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt};
+    int rc = allgather_direct_run(c, &a);
+    if (rc >= 0)
+        return rc;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Allgather: out of memory");
-    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt};
     build(s, c, &a, false);
     return tide_sched_run(s);
 }
@@ -472,6 +496,8 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     if (rc) {
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
+    if (!nonblocking && !vform && (rc = allgather_direct_run(c, a)) >= 0)
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -24,6 +24,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 #include "op/op.h"
 
@@ -407,6 +408,14 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
 
 /* ---- MPI functions ---- */
 
+static int allreduce_alg(struct tide_comm *c, int count, struct tide_datatype *dt, struct tide_op *op)
+{
+    struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
+                                .even = true};
+    tide_coll_sel_comm(&sel, c);
+    return tide_coll_select(&sel);
+}
+
 static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
                   struct tide_datatype *dt, struct tide_op *op)
 {
@@ -414,18 +423,34 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
         tide_inter_allreduce(s, c, sbuf, rbuf, count, dt, op);
         return;
     }
-    struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
-                                .even = true};
-    tide_coll_sel_comm(&sel, c);
+    int alg = allreduce_alg(c, count, dt, op);
     struct tide_cv v;
     tide_cv_comm(&v, c);
-    tide_allreduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, tide_coll_select(&sel), 0);
+    tide_allreduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, alg, 0);
+}
+
+/* A blocking allreduce without a schedule, if its algorithm and layout
+ * allow: MPI_SUCCESS or an error, or -1 when the caller must build one. */
+static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+                                struct tide_datatype *dt, struct tide_op *op)
+{
+    if (c->is_inter || tide_coll_checking())
+        return -1;
+    int alg = allreduce_alg(c, count, dt, op);
+    if (!tide_direct_allreduce_ok(alg, (size_t)count, dt))
+        return -1;
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    return tide_direct_allreduce(&v, sbuf, rbuf, (size_t)count, dt, op);
 }
 
 int tide_coll_allreduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
                         struct tide_comm *c)
 {
     tide_coll_enter(c, true);
+    int rc = allreduce_direct_run(c, sbuf, rbuf, count, dt, op);
+    if (rc >= 0)
+        return rc;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Allreduce: out of memory");
@@ -456,6 +481,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     if (rc) {
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
+    if (!nonblocking && (rc = allreduce_direct_run(c, sbuf, rbuf, count, dt, o)) >= 0)
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

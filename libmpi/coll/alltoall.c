@@ -12,6 +12,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 
 #include <stdlib.h>
@@ -209,6 +210,28 @@ static bool vw_side(struct tide_sched *s, struct side *x, const void *buf, const
     return true;
 }
 
+static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes)
+{
+    struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
+                                .bytes = bytes, .commute = true, .even = f == F_EVEN};
+    tide_coll_sel_comm(&sel, c);
+    return tide_coll_select(&sel);
+}
+
+/* A blocking alltoall (even blocks) without a schedule, if its algorithm
+ * allows: MPI_SUCCESS or an error, or -1 when the caller must build one. */
+static int alltoall_direct_run(struct tide_comm *c, const struct aaargs *a)
+{
+    if (c->is_inter || tide_coll_checking())
+        return -1;
+    int alg = alltoall_alg(c, F_EVEN, (size_t)a->rcount * a->rdt->size);
+    if (!tide_direct_alltoall_ok(alg, a->sbuf))
+        return -1;
+    struct tide_cv v;
+    tide_cv_comm(&v, c);
+    return tide_direct_alltoall(&v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+}
+
 static void build(struct tide_sched *s, struct tide_comm *c, const struct aaargs *a, enum form f)
 {
     if (c->is_inter) {
@@ -228,12 +251,9 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct aaargs
             bytes += (size_t)a->rcounts[i] * (f == F_W ? a->rdts[i]->size : a->rdt->size);
         bytes /= (size_t)n;
     }
-    struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
-                                .bytes = bytes, .commute = true, .even = f == F_EVEN};
-    tide_coll_sel_comm(&sel, c);
+    int alg = alltoall_alg(c, f, bytes);
     struct tide_cv v;
     tide_cv_comm(&v, c);
-    int alg = tide_coll_select(&sel);
     struct side snd, rcv;
     if (f == F_EVEN) {
         if (a->rcount * a->rdt->size == 0)
@@ -284,10 +304,13 @@ int tide_coll_alltoall(const void *sbuf, int scount, struct tide_datatype *sdt, 
                        struct tide_datatype *rdt, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
+    struct aaargs a = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
+    int rc = alltoall_direct_run(c, &a);
+    if (rc >= 0)
+        return rc;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Alltoall: out of memory");
-    struct aaargs a = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
     build(s, c, &a, F_EVEN);
     return tide_sched_run(s);
 }
@@ -370,6 +393,11 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
         free(a->sdts);
         free(a->rdts);
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+    }
+    if (!nonblocking && f == F_EVEN && (rc = alltoall_direct_run(c, a)) >= 0) {
+        free(a->sdts);
+        free(a->rdts);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {

@@ -6,16 +6,23 @@
  * ones the schedule builders of barrier.c and bcast.c produce, so a rank
  * running the direct form and one running the schedule (a nonblocking
  * call, or argument agreement switched on) still match each other.
+ * Allreduce by recursive doubling has a direct form too, for short
+ * vectors of a plain layout (its scratch vector lives on the stack), and
+ * so do allgather (ring, direct) and alltoall (linear) with even blocks.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/direct.h"
+#include "op/op.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 #include "runtime/proc.h"
 
+#include <string.h>
+
 #define DIRECT_SENDS 16
+#define DIRECT_REDUCE_MAX 2048
 
 /* Sends of one collective call that could not complete at once. */
 struct direct_sends {
@@ -23,6 +30,13 @@ struct direct_sends {
     int n;
     int err;
 };
+
+/* Keep the first error. */
+static void note(struct direct_sends *ds, int rc)
+{
+    if (rc != MPI_SUCCESS && ds->err == MPI_SUCCESS)
+        ds->err = rc;
+}
 
 static void sends_wait(struct direct_sends *ds)
 {
@@ -140,5 +154,148 @@ int tide_direct_bcast(const struct tide_cv *v, void *buf, size_t count, struct t
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (vr + mask < n)
             dsend(&ds, v, (vr + mask + root) % n, 0, buf, count, dt);
+    return finish(&ds);
+}
+
+bool tide_direct_allreduce_ok(int alg, size_t count, const struct tide_datatype *dt)
+{
+    return alg == TA_RD && dt->contig && dt->true_lb == 0 && dt->extent == (MPI_Aint)dt->size &&
+           count * dt->size <= DIRECT_REDUCE_MAX;
+}
+
+/* Recursive doubling as allreduce.c builds it (the same fold for n not a
+ * power of two, the same steps, the lower ranks' data always on the
+ * left), with every send complete before its buffer is combined into. */
+int tide_direct_allreduce(const struct tide_cv *v, const void *sbuf, void *rbuf, size_t count,
+                          struct tide_datatype *dt, struct tide_op *op)
+{
+    struct direct_sends ds = {.n = 0, .err = MPI_SUCCESS};
+    size_t bytes = count * dt->size;
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (sbuf != MPI_IN_PLACE && sbuf != rbuf)
+        memmove(rbuf, sbuf, bytes);
+    int n = v->n, me = v->me;
+    if (n == 1)
+        return MPI_SUCCESS;
+    _Alignas(64) unsigned char tmp[DIRECT_REDUCE_MAX];
+    void *a = rbuf, *b = tmp;
+    int pof2 = pof2_floor(n), rem = n - pof2, newrank;
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            dsend(&ds, v, me + 1, 0, a, count, dt);
+            newrank = -1;
+        } else {
+            drecv(&ds, v, me - 1, 0, b, count, dt);
+            tide_op_apply(op, b, a, count, dt); /* a = (me - 1) op me */
+            newrank = me / 2;
+        }
+    } else {
+        newrank = me - rem;
+    }
+    if (newrank >= 0) {
+        int k = 1;
+        for (int mask = 1; mask < pof2; mask <<= 1, k++) {
+            int np = newrank ^ mask, peer = np < rem ? 2 * np + 1 : np + rem;
+            dsend(&ds, v, peer, k, a, count, dt);
+            drecv(&ds, v, peer, k, b, count, dt);
+            sends_wait(&ds);
+            if (np < newrank) {
+                tide_op_apply(op, b, a, count, dt); /* a = peer op a */
+            } else {
+                tide_op_apply(op, a, b, count, dt); /* b = a op peer */
+                void *t = a;
+                a = b;
+                b = t;
+            }
+        }
+        if (a != rbuf)
+            memcpy(rbuf, a, bytes);
+    }
+    if (me < 2 * rem) {
+        sends_wait(&ds);
+        if (me % 2)
+            dsend(&ds, v, me - 1, 40, rbuf, count, dt);
+        else
+            drecv(&ds, v, me + 1, 40, rbuf, count, dt);
+    }
+    return finish(&ds);
+}
+
+bool tide_direct_allgather_ok(int alg)
+{
+    return alg == TA_RING || alg == TA_DIRECT;
+}
+
+/* allgather.c's ring and direct forms with even blocks */
+int tide_direct_allgather(const struct tide_cv *v, const void *sbuf, size_t scount, struct tide_datatype *sdt,
+                          void *rbuf, size_t rcount, struct tide_datatype *rdt, int alg)
+{
+    struct direct_sends ds = {.n = 0, .err = MPI_SUCCESS};
+    int n = v->n, me = v->me;
+    void *mine = elem_at(rbuf, rdt, (size_t)me * rcount);
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = mine;
+        scount = rcount;
+        sdt = rdt;
+    }
+    bool copy = sbuf != mine && scount > 0 && sdt->size > 0;
+    if (rcount * rdt->size == 0 || n == 1)
+        return n == 1 && copy ? tide_coll_copy(sbuf, scount, sdt, rbuf, rcount, rdt) : MPI_SUCCESS;
+    bool send_own = scount * sdt->size > 0;
+    if (alg == TA_DIRECT) {
+        for (int k = 1; k < n; k++)
+            if (send_own)
+                dsend(&ds, v, (me + k) % n, 0, sbuf, scount, sdt);
+        if (copy)
+            note(&ds, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
+        for (int k = 1; k < n; k++) {
+            int from = (me - k + n) % n;
+            drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+        }
+        return finish(&ds);
+    }
+    int left = (me - 1 + n) % n, right = (me + 1) % n;
+    for (int k = 0; k < n - 1; k++) {
+        if (k == 0) {
+            if (send_own)
+                dsend(&ds, v, right, k, sbuf, scount, sdt);
+            if (copy)
+                note(&ds, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
+        } else {
+            dsend(&ds, v, right, k, elem_at(rbuf, rdt, (size_t)((me - k + n) % n) * rcount), rcount, rdt);
+        }
+        int blk = (me - k - 1 + n) % n;
+        drecv(&ds, v, left, k, elem_at(rbuf, rdt, (size_t)blk * rcount), rcount, rdt);
+    }
+    return finish(&ds);
+}
+
+bool tide_direct_alltoall_ok(int alg, const void *sbuf)
+{
+    return alg == TA_LINEAR && sbuf != MPI_IN_PLACE;
+}
+
+/* alltoall.c's linear form with even blocks (not in place) */
+int tide_direct_alltoall(const struct tide_cv *v, const void *sbuf, size_t scount, struct tide_datatype *sdt,
+                         void *rbuf, size_t rcount, struct tide_datatype *rdt)
+{
+    struct direct_sends ds = {.n = 0, .err = MPI_SUCCESS};
+    int n = v->n, me = v->me;
+    if (rcount * rdt->size == 0)
+        return MPI_SUCCESS;
+    bool sending = scount * sdt->size > 0;
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n;
+        if (sending)
+            dsend(&ds, v, to, 0, elem_at(sbuf, sdt, (size_t)to * scount), scount, sdt);
+    }
+    if (scount > 0 && sdt->size > 0)
+        note(&ds, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
+                                 elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
+    for (int k = 1; k < n; k++) {
+        int from = (me - k + n) % n;
+        drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+    }
     return finish(&ds);
 }
