@@ -14,6 +14,7 @@ void tide_dpm_forget(struct tide_proc *p)
         if (tide_transport_list[i]->forget)
             tide_transport_list[i]->forget(p);
     p->tx = NULL;
+    p->msg_max = 0;
 }
 
 void tide_dpm_finalize(void)

@@ -456,13 +456,24 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
 
 /* ---- send side ---- */
 
+/* The largest eager message / DATA chunk for p over tx. */
+static inline size_t eager_limit_for(const struct tide_proc *p, const struct tide_transport *tx)
+{
+    return p->msg_max && p->msg_max < tx->eager_limit ? p->msg_max : tx->eager_limit;
+}
+
+static inline size_t chunk_for(const struct tide_proc *p, const struct tide_transport *tx)
+{
+    return p->msg_max && p->msg_max < tx->max_chunk ? p->msg_max : tx->max_chunk;
+}
+
 /* Try to put the send out: 0 done (or waiting for an answer), 1 busy, <0 error */
 static int send_try(struct tide_request *s)
 {
     struct tide_transport *tx = s->tx;
     struct tide_hdr h;
     fill_envelope(&h, s);
-    if (s->bytes <= tx->eager_limit) {
+    if (s->bytes <= eager_limit_for(s->proc, tx)) {
         h.type = TIDE_MSG_EAGER;
         if (s->mode == TIDE_MODE_SYNC)
             h.flags |= TIDE_MSGF_SYNC;
@@ -531,8 +542,9 @@ static int send_data(struct tide_request *s)
     }
     while (s->done_bytes < s->bytes) {
         size_t chunk = s->bytes - s->done_bytes;
-        if (chunk > tx->max_chunk)
-            chunk = tx->max_chunk;
+        size_t most = chunk_for(s->proc, tx);
+        if (chunk > most)
+            chunk = most;
         struct tide_hdr h = {.type = TIDE_MSG_DATA, .len = chunk, .sreq = s->done_bytes, .aux = s->remote};
         tide_conv_seek(&s->conv, s->done_bytes);
         int rc = tx->send(s->proc, &h, NULL, 0, &s->conv, chunk);
@@ -621,7 +633,7 @@ int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, in
         return 0;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
-    if (!tx || bytes > tx->eager_limit)
+    if (!tx || bytes > eager_limit_for(p, tx))
         return 0;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes};
     struct tide_convertor cv;

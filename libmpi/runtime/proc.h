@@ -7,6 +7,7 @@
 #ifndef TIDE_PROC_H
 #define TIDE_PROC_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,8 @@ struct tide_proc {
     uint32_t card_len;
     bool no_get;                  /* single-copy reads from it were refused */
     bool get_ok;                  /* a single-copy read from it worked */
+    size_t msg_max;               /* largest payload its transport carries to it in one
+                                     message (0: only the transport's own limits) */
     /* messages waiting for the transport to take them, in order */
     struct tide_pending *pend_head, *pend_tail;
     struct tide_proc *pend_next;  /* on the list of processes with pending messages */

@@ -19,6 +19,8 @@ struct tide_comm;
 struct tide_tuning {
     size_t shm_eager_limit;
     size_t shm_ring_size;
+    size_t shm_eager_limit_oversub;
+    size_t shm_ring_size_oversub;
     size_t shm_pipeline_chunk;
     size_t tcp_eager_limit;
     size_t self_eager_limit;

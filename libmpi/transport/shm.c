@@ -115,7 +115,10 @@ int tide_shm_init(char *err, size_t errlen)
     (void)errlen;
     if (!tide.session_dir[0])
         return -1; /* no private job directory (a singleton): no shared memory */
-    uint64_t ring = tide.tuning.shm_ring_size;
+    /* when ranks outnumber cores a rendezvous costs a wait for the
+     * receiver to be scheduled: longer eager messages, and rings to hold
+     * several of them */
+    uint64_t ring = tide.oversubscribed ? tide.tuning.shm_ring_size_oversub : tide.tuning.shm_ring_size;
     if (tide.local_size > 64 && ring > 65536)
         ring = 65536;
     ring = 1ull << tide_ring_log2(ring < 16384 ? 16384 : ring);
@@ -174,7 +177,8 @@ int tide_shm_init(char *err, size_t errlen)
     tide_card_add("shm", me.path);
     if (bell[0])
         tide_card_add("bell", bell);
-    tide_shm_transport.eager_limit = tide.tuning.shm_eager_limit;
+    tide_shm_transport.eager_limit =
+        tide.oversubscribed ? tide.tuning.shm_eager_limit_oversub : tide.tuning.shm_eager_limit;
     size_t maxp = tide_ring_max_payload(ring) - sizeof(struct tide_hdr);
     if (tide_shm_transport.eager_limit > maxp)
         tide_shm_transport.eager_limit = maxp;
@@ -319,6 +323,8 @@ static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
     if (!peer)
         return false;
     p->tx_state = peer;
+    /* its ring may be smaller than ours (another job, other settings) */
+    p->msg_max = tide_ring_max_payload(peer->hdr->ring_size) - sizeof(struct tide_hdr);
     return true;
 }
 

@@ -9,6 +9,10 @@ tcase dpm.spawn.1 -t 60 -out "1 children" -- $MPIEXEC -n 1 $TB/dpm_spawn 1
 tcase dpm.spawn.4 -t 60 -out "4 children" -- $MPIEXEC -n 2 $TB/dpm_spawn 4 1
 tcase dpm.spawn.16 -t 120 -out "16 children" -- $MPIEXEC -n 1 $TB/dpm_spawn 16
 tcase dpm.spawn.sim-nodes -t 60 -out "3 children" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 2 $TB/dpm_spawn 3
+tcase dpm.sizes -t 60 -out "dpm_sizes: 22 sizes to and from 4 children" -- $MPIEXEC -n 1 $TB/dpm_sizes 4
+tcase dpm.sizes.no-cma -t 60 -out "dpm_sizes: 22 sizes" -- env TIDE_SHM_CMA=0 $MPIEXEC -n 1 $TB/dpm_sizes 4
+# a parent with small rings (children outnumbering the cores use large ones)
+tcase dpm.sizes.small-rings -t 60 -out "dpm_sizes: 22 sizes" -- env TIDE_SHM_RING_SIZE=16384 $MPIEXEC -n 2 $TB/dpm_sizes 3
 tcase dpm.spawn-multiple -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_multiple "$DPM_TMP"
 tcase dpm.spawn-errors -t 60 -- $MPIEXEC -n 2 $TB/dpm_spawn_errors
 tcase dpm.nested -t 60 -out "result 20" -- $MPIEXEC -n 1 $TB/dpm_nested
