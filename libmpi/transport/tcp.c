@@ -717,7 +717,7 @@ static void reap_dead(void)
 static int tcp_progress(void)
 {
     /* with no open connection, look at the listener only now and then */
-    if (tcp.nopen == 0 && !tcp.conns && (++tcp.pass & 127) != 0)
+    if (tcp.nopen == 0 && !tcp.conns && (++tcp.pass & 1023) != 0)
         return 0;
     struct epoll_event evs[64];
     int n = epoll_wait(tcp.epfd, evs, 64, 0);
