@@ -641,6 +641,35 @@ int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, in
     return tx->send(p, &h, NULL, 0, &cv, bytes) == 0;
 }
 
+int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int dest,
+                         int tag, struct tide_comm *comm, uint32_t ctx, int mode)
+{
+    struct tide_proc *p = comm->peers[dest];
+    if (p == tide.me || p->pend_head)
+        return 0;
+    struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
+    size_t bytes = (size_t)count * dt->size;
+    if (!tx || bytes > eager_limit_for(p, tx))
+        return 0;
+    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
+                         .sreq = r->id};
+    struct tide_convertor cv;
+    tide_conv_init(&cv, dt, (size_t)count, buf);
+    if (tx->send(p, &h, NULL, 0, &cv, bytes) != 0)
+        return 0;
+    /* what a cancel needs (the message may still be unmatched there) */
+    r->mode = (uint8_t)mode;
+    r->peer = dest;
+    r->tag = tag;
+    r->ctx = ctx;
+    r->proc = p;
+    r->tx = tx;
+    r->bytes = bytes;
+    r->state = TIDE_RS_DONE;
+    r->complete = true;
+    return 1;
+}
+
 /* ---- arrivals ---- */
 
 static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, const void *payload,

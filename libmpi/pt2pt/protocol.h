@@ -32,6 +32,12 @@ int tide_send_start(struct tide_request *req);
  * not busy): returns 1 if sent, 0 if the caller must use a request. */
 int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
                         struct tide_comm *comm, uint32_t ctx);
+/* A nonblocking standard or ready send that goes out eagerly at once:
+ * returns 1 with r (new, unfilled) complete and holding only what a
+ * cancel needs (no datatype or communicator reference), 0 if r must be
+ * filled and started the ordinary way. */
+int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int dest,
+                         int tag, struct tide_comm *comm, uint32_t ctx, int mode);
 /* A blocking receive that can complete at once from an eager message
  * already here: MPI_SUCCESS or MPI_ERR_TRUNCATE with *status filled, or
  * -1 if the caller must post a request. */

@@ -46,6 +46,11 @@ int tide_isend(const void *buf, int count, struct tide_datatype *dt, int dest, i
     struct tide_request *r = tide_request_new(TIDE_REQ_SEND);
     if (!r)
         return tide_err(MPI_ERR_NO_MEM, "send: out of memory for a request");
+    if ((mode == TIDE_MODE_STANDARD || mode == TIDE_MODE_READY) && dest != MPI_PROC_NULL &&
+        tide_isend_eager_now(r, buf, count, dt, dest, tag, comm, ctx, mode)) {
+        *out = r;
+        return MPI_SUCCESS;
+    }
     fill(r, buf, count, dt, dest, tag, comm, ctx);
     r->mode = (uint8_t)mode;
     int rc = tide_send_start(r);
