@@ -399,7 +399,7 @@ static int allgather_alg(struct tide_comm *c, bool vform, size_t total)
  * build one. */
 static int allgather_direct_run(struct tide_comm *c, const struct agargs *a)
 {
-    if (c->is_inter || tide_coll_checking())
+    if (!tide_direct_allowed(c))
         return -1;
     int alg = allgather_alg(c, false, (size_t)a->rcount * a->rdt->size * (size_t)c->size);
     if (!tide_direct_allgather_ok(alg))

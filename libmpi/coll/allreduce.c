@@ -434,7 +434,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
 static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbuf, int count,
                                 struct tide_datatype *dt, struct tide_op *op)
 {
-    if (c->is_inter || tide_coll_checking())
+    if (!tide_direct_allowed(c))
         return -1;
     int alg = allreduce_alg(c, count, dt, op);
     if (!tide_direct_allreduce_ok(alg, (size_t)count, dt))

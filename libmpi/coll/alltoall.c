@@ -222,7 +222,7 @@ static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes)
  * allows: MPI_SUCCESS or an error, or -1 when the caller must build one. */
 static int alltoall_direct_run(struct tide_comm *c, const struct aaargs *a)
 {
-    if (c->is_inter || tide_coll_checking())
+    if (!tide_direct_allowed(c))
         return -1;
     int alg = alltoall_alg(c, F_EVEN, (size_t)a->rcount * a->rdt->size);
     if (!tide_direct_alltoall_ok(alg, a->sbuf))

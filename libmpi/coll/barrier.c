@@ -159,7 +159,7 @@ static int agree(struct tide_sched *s, struct tide_comm *c, const char *fn)
  * MPI_SUCCESS or an error, or -1 when the caller must build one. */
 static int barrier_direct_run(struct tide_comm *c)
 {
-    if (c->is_inter || tide_coll_checking())
+    if (!tide_direct_allowed(c))
         return -1;
     int alg = barrier_alg(c);
     if (!tide_direct_barrier_ok(alg))

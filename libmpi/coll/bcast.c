@@ -197,7 +197,7 @@ static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt)
  * MPI_SUCCESS or an error, or -1 when the caller must build one. */
 static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct tide_datatype *dt, int root)
 {
-    if (c->is_inter || tide_coll_checking())
+    if (!tide_direct_allowed(c))
         return -1;
     int alg = bcast_alg(c, count, dt);
     if (!tide_direct_bcast_ok(alg))

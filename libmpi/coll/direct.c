@@ -12,6 +12,7 @@
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
+#include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "op/op.h"
 #include "pt2pt/protocol.h"
@@ -82,6 +83,13 @@ static int finish(struct direct_sends *ds)
 {
     sends_wait(ds);
     return ds->err;
+}
+
+bool tide_direct_allowed(const struct tide_comm *c)
+{
+    /* intercommunicators have their own forms; argument agreement runs
+     * as part of a schedule */
+    return !c->is_inter && !tide_coll_checking();
 }
 
 bool tide_direct_barrier_ok(int alg)

@@ -11,10 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tide_comm;
 struct tide_cv;
 struct tide_datatype;
 struct tide_op;
 
+/* May a blocking collective on c run without a schedule at all? */
+bool tide_direct_allowed(const struct tide_comm *c);
 bool tide_direct_barrier_ok(int alg);
 int tide_direct_barrier(const struct tide_cv *v, int alg);
 bool tide_direct_bcast_ok(int alg);

@@ -417,10 +417,9 @@ int tide_recv_start(struct tide_request *r)
 /* A blocking receive straight from an eager message that has already
  * arrived: no request. -1 when it needs one (nothing there yet, a
  * rendezvous, a synchronous send, a send to ourselves). */
-int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag,
-                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status)
+int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
+                        MPI_Status *status)
 {
-    (void)comm;
     struct tide_matchq *q = tide_matchq_find(ctx);
     if (!q || !q->uq_head || source == MPI_PROC_NULL)
         return -1;
@@ -625,37 +624,42 @@ int tide_send_start(struct tide_request *s)
     return MPI_SUCCESS;
 }
 
-int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
-                        struct tide_comm *comm, uint32_t ctx)
+/* An eager message put out now if the transport takes it (nothing queued
+ * before it, within the eager limit): its process and transport, or
+ * NULL. sreq names the sender's request (0: none). */
+static struct tide_proc *eager_now(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+                                   struct tide_comm *comm, uint32_t ctx, uint64_t sreq, struct tide_transport **txp)
 {
     struct tide_proc *p = comm->peers[dest];
     if (p == tide.me || p->pend_head)
-        return 0;
+        return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
     if (!tx || bytes > eager_limit_for(p, tx))
-        return 0;
-    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes};
+        return NULL;
+    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
+                         .sreq = sreq};
     struct tide_convertor cv;
     tide_conv_init(&cv, dt, (size_t)count, buf);
-    return tx->send(p, &h, NULL, 0, &cv, bytes) == 0;
+    if (tx->send(p, &h, NULL, 0, &cv, bytes) != 0)
+        return NULL;
+    *txp = tx;
+    return p;
+}
+
+int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+                        struct tide_comm *comm, uint32_t ctx)
+{
+    struct tide_transport *tx;
+    return eager_now(buf, count, dt, dest, tag, comm, ctx, 0, &tx) != NULL;
 }
 
 int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int dest,
                          int tag, struct tide_comm *comm, uint32_t ctx, int mode)
 {
-    struct tide_proc *p = comm->peers[dest];
-    if (p == tide.me || p->pend_head)
-        return 0;
-    struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
-    size_t bytes = (size_t)count * dt->size;
-    if (!tx || bytes > eager_limit_for(p, tx))
-        return 0;
-    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
-                         .sreq = r->id};
-    struct tide_convertor cv;
-    tide_conv_init(&cv, dt, (size_t)count, buf);
-    if (tx->send(p, &h, NULL, 0, &cv, bytes) != 0)
+    struct tide_transport *tx;
+    struct tide_proc *p = eager_now(buf, count, dt, dest, tag, comm, ctx, r->id, &tx);
+    if (!p)
         return 0;
     /* what a cancel needs (the message may still be unmatched there) */
     r->mode = (uint8_t)mode;
@@ -664,7 +668,7 @@ int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, str
     r->ctx = ctx;
     r->proc = p;
     r->tx = tx;
-    r->bytes = bytes;
+    r->bytes = (size_t)count * dt->size;
     r->state = TIDE_RS_DONE;
     r->complete = true;
     return 1;

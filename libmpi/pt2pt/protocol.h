@@ -41,8 +41,8 @@ int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, str
 /* A blocking receive that can complete at once from an eager message
  * already here: MPI_SUCCESS or MPI_ERR_TRUNCATE with *status filled, or
  * -1 if the caller must post a request. */
-int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag,
-                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status);
+int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
+                        MPI_Status *status);
 /* Post a receive (matches the unexpected queue first). */
 int tide_recv_start(struct tide_request *req);
 /* Receive a message taken out of the unexpected queue (MPI_Mrecv). */

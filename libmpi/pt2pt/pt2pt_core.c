@@ -118,7 +118,7 @@ int tide_send_blocking(const void *buf, int count, struct tide_datatype *dt, int
 int tide_recv_blocking(void *buf, int count, struct tide_datatype *dt, int source, int tag,
                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status)
 {
-    int rc = tide_recv_immediate(buf, count, dt, source, tag, comm, ctx, status);
+    int rc = tide_recv_immediate(buf, count, dt, source, tag, ctx, status);
     if (rc >= 0)
         return rc;
     struct tide_request *r;
