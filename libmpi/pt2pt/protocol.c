@@ -234,8 +234,11 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
     recv_finish_status(r, from, src, tag, len);
     size_t n = len < r->bytes ? len : r->bytes;
     if (type == TIDE_MSG_EAGER) {
-        if (n)
-            tide_conv_unpack(&r->conv, data, n);
+        struct tide_convertor *cv = &r->conv;
+        if (n && cv->dt->contig && cv->pos == 0) /* the common case, without the convertor's call */
+            memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
+        else if (n)
+            tide_conv_unpack(cv, data, n);
         if (flags & TIDE_MSGF_SYNC) {
             struct tide_hdr ack = {.type = TIDE_MSG_ACK, .sreq = sreq};
             send_ctrl(from, &ack);
