@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "comm/comm.h"
 #include "pt2pt/request.h"
 
-struct tide_comm;
 struct tide_datatype;
 
 /* Start an internal send/receive; *out gets the request (freed by
@@ -34,6 +34,20 @@ void tide_wait_request(struct tide_request *r);
 
 /* Argument checks shared by the MPI functions (return an error code or
  * MPI_SUCCESS; the message names fn and the argument). */
+/* The arguments of a send (recv false) or receive are all valid: a
+ * committed datatype, count >= 0, a rank of the (remote) group or a
+ * wildcard the direction allows, a tag the direction allows, a buffer
+ * where elements are to move. The checks below say what is wrong when
+ * this is false; this one only spares the message path their calls. */
+static inline bool tide_pt2pt_args_ok(const struct tide_comm *c, const void *buf, int count,
+                                      const struct tide_datatype *dt, int rank, int tag, bool recv)
+{
+    int n = c->is_inter ? c->remote_size : c->size;
+    return dt && dt->committed && count >= 0 &&
+           ((rank >= 0 && rank < n) || rank == MPI_PROC_NULL || (recv && rank == MPI_ANY_SOURCE)) &&
+           (tag >= 0 || (recv && tag == MPI_ANY_TAG)) && (buf || count == 0 || !dt->predefined || dt->size == 0);
+}
+
 int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_recv_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_send_tag(int tag, const char *fn);

@@ -20,6 +20,8 @@ static int check_send(const char *fn, const void *buf, int count, MPI_Datatype d
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
     struct tide_datatype *dt = tide_datatype_get(datatype);
     *dtp = dt;
+    if (tide_pt2pt_args_ok(c, buf, count, dt, dest, tag, false))
+        return MPI_SUCCESS;
     int rc;
     if ((rc = tide_datatype_check(dt, datatype, count, fn, "datatype")) ||
         (rc = tide_check_send_rank(c, dest, fn, "dest")) || (rc = tide_check_send_tag(tag, fn)) ||
