@@ -642,9 +642,16 @@ static struct tide_proc *eager_now(const void *buf, int count, struct tide_datat
         return NULL;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
                          .sreq = sreq};
-    struct tide_convertor cv;
-    tide_conv_init(&cv, dt, (size_t)count, buf);
-    if (tx->send(p, &h, NULL, 0, &cv, bytes) != 0)
+    int rc;
+    if (dt->contig) {
+        /* the bytes go as they are, as the header's extra data */
+        rc = tx->send(p, &h, (const void *)((uintptr_t)buf + (uintptr_t)dt->true_lb), bytes, NULL, 0);
+    } else {
+        struct tide_convertor cv;
+        tide_conv_init(&cv, dt, (size_t)count, buf);
+        rc = tx->send(p, &h, NULL, 0, &cv, bytes);
+    }
+    if (rc != 0)
         return NULL;
     *txp = tx;
     return p;
