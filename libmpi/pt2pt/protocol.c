@@ -142,6 +142,25 @@ static size_t copy_conv(struct tide_convertor *dst, struct tide_convertor *src, 
 
 /* ---- receive side ---- */
 
+static int truncation_error(size_t len, size_t bytes, int src, int tag)
+{
+    return tide_err(MPI_ERR_TRUNCATE,
+                    "message truncated: %zu bytes arrived for a receive of %zu bytes (source %d, tag %d)", len,
+                    bytes, src, tag);
+}
+
+/* n bytes of an eager payload into a convertor at its start (the common
+ * contiguous case without the convertor's call) */
+static void unpack_eager(struct tide_convertor *cv, const void *data, size_t n)
+{
+    if (!n)
+        return;
+    if (cv->dt->contig && cv->pos == 0)
+        memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
+    else
+        tide_conv_unpack(cv, data, n);
+}
+
 static void recv_finish_status(struct tide_request *r, struct tide_proc *from, int src, int tag, size_t len)
 {
     r->proc = from;
@@ -151,10 +170,7 @@ static void recv_finish_status(struct tide_request *r, struct tide_proc *from, i
     r->status.tide_nbytes = (MPI_Count)n;
     if (len > r->bytes) {
         r->truncated = true;
-        r->error = tide_err(MPI_ERR_TRUNCATE,
-                            "message truncated: %zu bytes arrived for a receive of %zu bytes "
-                            "(source %d, tag %d)",
-                            len, r->bytes, src, tag);
+        r->error = truncation_error(len, r->bytes, src, tag);
     }
 }
 
@@ -234,11 +250,7 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
     recv_finish_status(r, from, src, tag, len);
     size_t n = len < r->bytes ? len : r->bytes;
     if (type == TIDE_MSG_EAGER) {
-        struct tide_convertor *cv = &r->conv;
-        if (n && cv->dt->contig && cv->pos == 0) /* the common case, without the convertor's call */
-            memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
-        else if (n)
-            tide_conv_unpack(cv, data, n);
+        unpack_eager(&r->conv, data, n);
         if (flags & TIDE_MSGF_SYNC) {
             struct tide_hdr ack = {.type = TIDE_MSG_ACK, .sreq = sreq};
             send_ctrl(from, &ack);
@@ -433,18 +445,10 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
     size_t bytes = (size_t)count * dt->size, n = u->len < bytes ? u->len : bytes;
     int rc = MPI_SUCCESS;
     if (u->len > bytes)
-        rc = tide_err(MPI_ERR_TRUNCATE,
-                      "message truncated: %zu bytes arrived for a receive of %zu bytes (source %d, tag %d)",
-                      (size_t)u->len, bytes, u->src, u->tag);
-    if (n) {
-        if (dt->contig) {
-            memcpy((char *)buf + dt->true_lb, u->data, n);
-        } else {
-            struct tide_convertor cv;
-            tide_conv_init(&cv, dt, (size_t)count, buf);
-            tide_conv_unpack(&cv, u->data, n);
-        }
-    }
+        rc = truncation_error((size_t)u->len, bytes, u->src, u->tag);
+    struct tide_convertor cv;
+    tide_conv_init(&cv, dt, (size_t)count, buf);
+    unpack_eager(&cv, u->data, n);
     if (status != MPI_STATUS_IGNORE && status) {
         tide_status_empty(status);
         status->MPI_SOURCE = u->src;
