@@ -8,13 +8,17 @@
  * (0xffffffff: skip to the end of the ring). The producer writes the
  * payload, then the word with release order; the consumer polls the word
  * at its head with acquire order. Entries of one lap may start inside the
- * payload of an earlier lap's, where any bytes may be: so the producer
- * always keeps one free cell after its tail and clears that cell's first
- * word before it publishes an entry, and the word at the consumer's head,
- * once it has caught up, is never a stale one. A small message and its word share one
- * cache line, so delivery costs one line transfer. The consumer publishes
- * its head only for the producer's space checks: every eighth of the
- * ring, when asked, and whenever the ring runs empty.
+ * payload of an earlier lap's, where any bytes may be: so the consumer,
+ * as it releases an entry, clears the first word of every cell the entry
+ * covered, before it publishes its head. Every cell the producer may
+ * write into then starts with zero, and the word at the consumer's head,
+ * once it has caught up, is never a stale one. The producer stores only
+ * into the entry it publishes (a store into the next cell would have to
+ * reach the consumer before the entry's word could, x86 stores becoming
+ * visible in order), so a small message and its word share one cache
+ * line and delivery costs one line transfer. The consumer publishes its
+ * head only for the producer's space checks: every eighth of the ring,
+ * when asked, and whenever the ring runs empty.
  */
 #ifndef TIDE_SHM_RING_H
 #define TIDE_SHM_RING_H
@@ -116,10 +120,9 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
     uint64_t need = tide_ring_round(8 + (uint64_t)len);
     uint64_t off = p->tail & p->mask;
     uint64_t skip = (off + need > p->size) ? p->size - off : 0;
-    /* room for the entry and the free cell after it */
-    if (p->tail + skip + need + TIDE_RING_CELL - p->head_cache > p->size) {
+    if (p->tail + skip + need - p->head_cache > p->size) {
         p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
-        if (p->tail + skip + need + TIDE_RING_CELL - p->head_cache > p->size)
+        if (p->tail + skip + need - p->head_cache > p->size)
             return NULL;
     }
     if (skip) {
@@ -138,10 +141,6 @@ static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
     uint64_t off = p->tail & p->mask;
     uint64_t tag = (p->tail >> p->shift) + 1;
     uint64_t next = p->tail + tide_ring_round(8 + (uint64_t)len);
-    /* the next entry's word: cleared before this one is visible (at the
-     * ring's start it holds this lap's first word, never valid next lap) */
-    if (next & p->mask)
-        atomic_store_explicit((_Atomic uint64_t *)(p->cells + (next & p->mask)), 0, memory_order_relaxed);
     _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
     atomic_store_explicit(w, (tag << 32) | (uint64_t)(8 + len), memory_order_release);
     p->tail = next;
@@ -164,6 +163,7 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
         }
         uint32_t n = (uint32_t)word;
         if (n == TIDE_RING_SKIP) {
+            atomic_store_explicit(w, 0, memory_order_relaxed);
             c->head += c->size - off;
             continue;
         }
@@ -175,7 +175,11 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
 /* Consume the entry returned by the last peek. */
 static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
 {
-    c->head += tide_ring_round(8 + (uint64_t)len);
+    uint64_t end = c->head + tide_ring_round(8 + (uint64_t)len);
+    /* entries never wrap (a skip entry fills the end of the ring) */
+    for (uint64_t pos = c->head; pos < end; pos += TIDE_RING_CELL)
+        atomic_store_explicit((_Atomic uint64_t *)(c->cells + (pos & c->mask)), 0, memory_order_relaxed);
+    c->head = end;
     if (publish_now || c->head - c->published >= c->size / 8) {
         atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
         c->published = c->head;
