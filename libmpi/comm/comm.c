@@ -68,15 +68,8 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
     return c;
 }
 
-void tide_comm_retain(struct tide_comm *c)
+void tide_comm_destroy(struct tide_comm *c)
 {
-    c->refcount++;
-}
-
-void tide_comm_release(struct tide_comm *c)
-{
-    if (!c || --c->refcount > 0)
-        return;
     if (tide_comm_detach_hook)
         tide_comm_detach_hook(c);
     if (c->local_comm)

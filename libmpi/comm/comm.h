@@ -55,9 +55,19 @@ struct tide_comm *tide_comm_get(MPI_Comm h);
  * is allocated (or fixed, for the predefined ones). */
 struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *remote,
                                    uint32_t context_id, MPI_Comm fixed_handle);
-void tide_comm_retain(struct tide_comm *c);
+/* Reference counting (inline: every request takes and drops one). */
+static inline void tide_comm_retain(struct tide_comm *c)
+{
+    c->refcount++;
+}
+/* Free a communicator whose last reference has gone. */
+void tide_comm_destroy(struct tide_comm *c);
 /* Drop a reference; the last one frees the communicator and its context. */
-void tide_comm_release(struct tide_comm *c);
+static inline void tide_comm_release(struct tide_comm *c)
+{
+    if (c && --c->refcount <= 0)
+        tide_comm_destroy(c);
+}
 
 /* Build MPI_COMM_WORLD and MPI_COMM_SELF (runtime init). */
 int tide_comm_init_predefined(void);

@@ -61,8 +61,20 @@ struct tide_datatype {
 struct tide_datatype *tide_datatype_get(MPI_Datatype h);
 /* The predefined type with builtin index i (1..TIDE_BUILTIN_TYPE_COUNT-1). */
 struct tide_datatype *tide_datatype_builtin(int i);
-void tide_datatype_retain(struct tide_datatype *dt);
-void tide_datatype_release(struct tide_datatype *dt);
+/* Reference counting of derived types (inline: every request takes and
+ * drops one; predefined types are never freed). */
+static inline void tide_datatype_retain(struct tide_datatype *dt)
+{
+    if (!dt->predefined)
+        dt->refcount++;
+}
+/* Free a derived type whose last reference has gone. */
+void tide_dt_destroy(struct tide_datatype *dt);
+static inline void tide_datatype_release(struct tide_datatype *dt)
+{
+    if (!dt->predefined && --dt->refcount == 0)
+        tide_dt_destroy(dt);
+}
 
 /* Check a (count, datatype) argument for communication: NULL type,
  * uncommitted derived type, negative count. Returns MPI_SUCCESS or an

@@ -102,7 +102,6 @@ const struct tide_builtin_info *tide_dt_builtin_info(int index);
  * MPI_SUCCESS or an error code whose message names fn. */
 struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd);
 int tide_dt_finish(struct tide_datatype *dt, bool internal, const char *fn);
-void tide_dt_destroy(struct tide_datatype *dt);
 int tide_dt_hvector(size_t count, size_t bl, MPI_Aint stride, struct tide_datatype *old,
                     struct tide_datatype **out);
 int tide_dt_struct(size_t count, const size_t *bl, const MPI_Aint *disp,

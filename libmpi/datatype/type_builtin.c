@@ -196,12 +196,6 @@ void tide_datatype_finalize(void)
     }
 }
 
-void tide_datatype_retain(struct tide_datatype *dt)
-{
-    if (!dt->predefined)
-        dt->refcount++;
-}
-
 void tide_dt_user_retain(struct tide_datatype *dt)
 {
     if (dt->predefined)
@@ -210,13 +204,6 @@ void tide_dt_user_retain(struct tide_datatype *dt)
     dt->urefs++;
 }
 
-void tide_datatype_release(struct tide_datatype *dt)
-{
-    if (dt->predefined)
-        return;
-    if (--dt->refcount == 0)
-        tide_dt_destroy(dt);
-}
 
 int tide_datatype_prepare(struct tide_datatype *dt)
 {

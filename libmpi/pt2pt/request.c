@@ -111,8 +111,10 @@ static void request_destroy(struct tide_request *r)
         tide_comm_release(r->comm);
         r->comm = NULL;
     }
-    free(r->riov);
-    r->riov = NULL;
+    if (r->riov) {
+        free(r->riov);
+        r->riov = NULL;
+    }
     /* pooled with its handle, which names nothing until the request is
      * given out again */
     r->pooled = true;
@@ -141,14 +143,6 @@ void tide_request_free(struct tide_request *r)
         return;
     }
     request_destroy(r);
-}
-
-void tide_request_status_out(const struct tide_request *r, MPI_Status *status)
-{
-    if (status == MPI_STATUS_IGNORE || !status)
-        return;
-    *status = r->status;
-    status->MPI_ERROR = r->error;
 }
 
 void tide_requests_finalize(void)

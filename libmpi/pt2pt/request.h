@@ -129,7 +129,13 @@ void tide_request_complete(struct tide_request *req);
  * operation has completed, else when it does. */
 void tide_request_free(struct tide_request *req);
 /* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. */
-void tide_request_status_out(const struct tide_request *req, MPI_Status *status);
+static inline void tide_request_status_out(const struct tide_request *r, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE || !status)
+        return;
+    *status = r->status;
+    status->MPI_ERROR = r->error;
+}
 void tide_status_empty(MPI_Status *s);
 void tide_requests_finalize(void);
 

@@ -239,13 +239,14 @@ struct allset {
     MPI_Request *reqs;
 };
 
-/* Finish every request; MPI_ERR_IN_STATUS if any failed. */
-static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[])
+/* Finish every request (rp: the requests already looked up, or NULL);
+ * MPI_ERR_IN_STATUS if any failed. */
+static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, MPI_Status statuses[])
 {
     int failed = 0;
     struct tide_comm *c = NULL;
     for (int i = 0; i < count; i++) {
-        struct tide_request *r = lookup(reqs[i]);
+        struct tide_request *r = rp ? rp[i] : lookup(reqs[i]);
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         if (inactive(r)) {
             if (st != MPI_STATUS_IGNORE)
@@ -272,19 +273,37 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[])
     return rc;
 }
 
+/* Waitall looks each request up once, into this many local slots (more
+ * requests are looked up again as they are finished). */
+#define WAITALL_LOCAL 128
+
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Waitall", count, reqs);
-    if (rc)
-        return rc;
+    struct tide_request *rp[WAITALL_LOCAL];
+    if (count < 0 || count > WAITALL_LOCAL || (count > 0 && !reqs)) {
+        int rc = check_array("MPI_Waitall", count, reqs);
+        if (rc)
+            return rc;
+        for (int i = 0; i < count; i++) {
+            struct tide_request *r = lookup(reqs[i]);
+            if (!inactive(r) && !r->complete)
+                tide_progress_until(one_done, r);
+        }
+        return finish_all(count, reqs, NULL, statuses);
+    }
+    for (int i = 0; i < count; i++) {
+        rp[i] = lookup(reqs[i]);
+        if (!rp[i] && reqs[i] != MPI_REQUEST_NULL)
+            return bad_request("MPI_Waitall", i);
+    }
     /* wait for each in turn: the progress engine moves all of them */
     for (int i = 0; i < count; i++) {
-        struct tide_request *r = lookup(reqs[i]);
+        struct tide_request *r = rp[i];
         if (!inactive(r) && !r->complete)
             tide_progress_until(one_done, r);
     }
-    return finish_all(count, reqs, statuses);
+    return finish_all(count, reqs, rp, statuses);
 }
 TIDE_ALIAS(MPI_Waitall)
 
@@ -303,7 +322,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
         return MPI_SUCCESS;
     }
     *flag = 1;
-    return finish_all(count, reqs, statuses);
+    return finish_all(count, reqs, NULL, statuses);
 }
 TIDE_ALIAS(MPI_Testall)
 
