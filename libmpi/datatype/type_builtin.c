@@ -204,7 +204,6 @@ void tide_dt_user_retain(struct tide_datatype *dt)
     dt->urefs++;
 }
 
-
 int tide_datatype_prepare(struct tide_datatype *dt)
 {
     if (dt->prog || dt->contig)
