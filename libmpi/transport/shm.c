@@ -328,19 +328,80 @@ static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
     return true;
 }
 
+/* An eager message goes with a short header: its length is the entry's,
+ * and its sender request id is left out when it has none, so that up to
+ * 40 payload bytes share the entry's first cache line with the word and
+ * the header. The first byte tells the forms apart. */
+#define SHORT_EAGER 0x80    /* type byte: short eager header, no request id */
+#define SHORT_EAGER_ID 0x81 /* type byte: short eager header and request id */
+struct short_eager {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t niov;
+    uint32_t ctx;
+    int32_t src;
+    int32_t tag;
+};
+
+static size_t header_out(uint8_t *dst, const struct tide_hdr *h, size_t body)
+{
+    if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body) {
+        memcpy(dst, h, sizeof *h);
+        return sizeof *h;
+    }
+    struct short_eager s = {h->sreq ? SHORT_EAGER_ID : SHORT_EAGER, h->flags, h->niov, h->ctx, h->src, h->tag};
+    memcpy(dst, &s, sizeof s);
+    if (!h->sreq)
+        return sizeof s;
+    memcpy(dst + sizeof s, &h->sreq, sizeof h->sreq);
+    return sizeof s + sizeof h->sreq;
+}
+
+static size_t header_size(const struct tide_hdr *h, size_t body)
+{
+    if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body)
+        return sizeof *h;
+    return sizeof(struct short_eager) + (h->sreq ? sizeof h->sreq : 0);
+}
+
+/* The full header of an entry of len bytes; its size there, 0 if invalid. */
+static size_t header_in(struct tide_hdr *h, const uint8_t *msg, size_t len)
+{
+    if (len >= sizeof(struct short_eager) && (msg[0] == SHORT_EAGER || msg[0] == SHORT_EAGER_ID)) {
+        struct short_eager s;
+        memcpy(&s, msg, sizeof s);
+        size_t n = sizeof s;
+        uint64_t sreq = 0;
+        if (s.type == SHORT_EAGER_ID) {
+            if (len < n + sizeof sreq)
+                return 0;
+            memcpy(&sreq, msg + n, sizeof sreq);
+            n += sizeof sreq;
+        }
+        *h = (struct tide_hdr){.type = TIDE_MSG_EAGER, .flags = s.flags, .niov = s.niov, .ctx = s.ctx,
+                               .src = s.src, .tag = s.tag, .len = len - n, .sreq = sreq};
+        return n;
+    }
+    if (len < sizeof *h)
+        return 0;
+    memcpy(h, msg, sizeof *h);
+    return sizeof *h;
+}
+
 static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
                     struct tide_convertor *cv, size_t len)
 {
     struct shm_peer *peer = p->tx_state;
-    size_t total = sizeof *h + extra_len + len;
+    size_t hlen = header_size(h, extra_len + len);
+    size_t total = hlen + extra_len + len;
     uint8_t *dst = tide_ring_reserve(&peer->prod, total);
     if (!dst)
         return 1;
-    memcpy(dst, h, sizeof *h);
+    header_out(dst, h, extra_len + len);
     if (extra_len)
-        memcpy(dst + sizeof *h, extra, extra_len);
+        memcpy(dst + hlen, extra, extra_len);
     if (len)
-        tide_conv_pack(cv, dst + sizeof *h + extra_len, len);
+        tide_conv_pack(cv, dst + hlen + extra_len, len);
     tide_ring_commit(&peer->prod, total);
     if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
         ring_bell(peer);
@@ -419,11 +480,10 @@ static int deliver_ring_count(struct inbound *in, int max)
         const uint8_t *msg = tide_ring_peek(&in->cons, &len);
         if (!msg)
             break;
-        if (len >= sizeof(struct tide_hdr)) {
-            struct tide_hdr h;
-            memcpy(&h, msg, sizeof h);
-            tide_protocol_incoming(in->from, &h, msg + sizeof h, len - sizeof h);
-        }
+        struct tide_hdr h;
+        size_t hlen = header_in(&h, msg, len);
+        if (hlen)
+            tide_protocol_incoming(in->from, &h, msg + hlen, len - hlen);
         tide_ring_release(&in->cons, len, 0);
         n++;
     }
