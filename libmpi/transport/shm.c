@@ -342,26 +342,29 @@ struct short_eager {
     int32_t src;
     int32_t tag;
 };
+_Static_assert(offsetof(struct tide_hdr, tag) + sizeof(int32_t) == sizeof(struct short_eager) &&
+                   offsetof(struct tide_hdr, ctx) == offsetof(struct short_eager, ctx),
+               "a short eager header is the full header's first bytes");
 
-static size_t header_out(uint8_t *dst, const struct tide_hdr *h, size_t body)
-{
-    if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body) {
-        memcpy(dst, h, sizeof *h);
-        return sizeof *h;
-    }
-    struct short_eager s = {h->sreq ? SHORT_EAGER_ID : SHORT_EAGER, h->flags, h->niov, h->ctx, h->src, h->tag};
-    memcpy(dst, &s, sizeof s);
-    if (!h->sreq)
-        return sizeof s;
-    memcpy(dst + sizeof s, &h->sreq, sizeof h->sreq);
-    return sizeof s + sizeof h->sreq;
-}
-
-static size_t header_size(const struct tide_hdr *h, size_t body)
+/* The size of the header h goes with (body: the bytes after it). */
+static inline size_t header_size(const struct tide_hdr *h, size_t body)
 {
     if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body)
         return sizeof *h;
-    return sizeof(struct short_eager) + (h->sreq ? sizeof h->sreq : 0);
+    return h->sreq ? sizeof(struct short_eager) + sizeof h->sreq : sizeof(struct short_eager);
+}
+
+static inline void header_out(uint8_t *dst, const struct tide_hdr *h, size_t hlen)
+{
+    if (hlen == sizeof *h) {
+        memcpy(dst, h, sizeof *h);
+        return;
+    }
+    /* type, flags, niov, ctx, src, tag: the full header's first 16 bytes */
+    memcpy(dst, h, sizeof(struct short_eager));
+    dst[0] = h->sreq ? SHORT_EAGER_ID : SHORT_EAGER;
+    if (h->sreq)
+        memcpy(dst + sizeof(struct short_eager), &h->sreq, sizeof h->sreq);
 }
 
 /* The full header of an entry of len bytes; its size there, 0 if invalid. */
@@ -397,7 +400,7 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     uint8_t *dst = tide_ring_reserve(&peer->prod, total);
     if (!dst)
         return 1;
-    header_out(dst, h, extra_len + len);
+    header_out(dst, h, hlen);
     if (extra_len)
         memcpy(dst + hlen, extra, extra_len);
     if (len)
