@@ -45,7 +45,7 @@
 extern struct tide_transport tide_shm_transport;
 
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
-#define SEG_VERSION 1
+#define SEG_VERSION 2 /* 2: consumer-cleared rings, short eager headers */
 #define AREA_CTRL 4096u
 #define MAX_INBOUND 4096
 
