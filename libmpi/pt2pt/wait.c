@@ -128,15 +128,20 @@ struct anyset {
     int found;
 };
 
-static int check_array(const char *fn, int count, MPI_Request reqs[])
+/* Check a request array; rp (NULL or count slots) receives the requests. */
+static int check_array(const char *fn, int count, MPI_Request reqs[], struct tide_request **rp)
 {
     if (count < 0)
         return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %d", fn, count);
     if (count > 0 && !reqs)
         return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_requests must not be NULL", fn);
-    for (int i = 0; i < count; i++)
-        if (reqs[i] != MPI_REQUEST_NULL && !tide_request_get(reqs[i]))
+    for (int i = 0; i < count; i++) {
+        struct tide_request *r = lookup(reqs[i]);
+        if (!r && reqs[i] != MPI_REQUEST_NULL)
             return bad_request(fn, i);
+        if (rp)
+            rp[i] = r;
+    }
     return MPI_SUCCESS;
 }
 
@@ -188,7 +193,7 @@ static int complete_any(const char *fn, int count, MPI_Request reqs[], int i, in
 int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Waitany", count, reqs);
+    int rc = check_array("MPI_Waitany", count, reqs, NULL);
     if (rc)
         return rc;
     if (!index)
@@ -202,7 +207,7 @@ TIDE_ALIAS(MPI_Waitany)
 int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Testany", count, reqs);
+    int rc = check_array("MPI_Testany", count, reqs, NULL);
     if (rc)
         return rc;
     if (!index || !flag)
@@ -280,26 +285,14 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
     TIDE_API_ENTER();
-    struct tide_request *rp[WAITALL_LOCAL];
-    if (count < 0 || count > WAITALL_LOCAL || (count > 0 && !reqs)) {
-        int rc = check_array("MPI_Waitall", count, reqs);
-        if (rc)
-            return rc;
-        for (int i = 0; i < count; i++) {
-            struct tide_request *r = lookup(reqs[i]);
-            if (!inactive(r) && !r->complete)
-                tide_progress_until(one_done, r);
-        }
-        return finish_all(count, reqs, NULL, statuses);
-    }
-    for (int i = 0; i < count; i++) {
-        rp[i] = lookup(reqs[i]);
-        if (!rp[i] && reqs[i] != MPI_REQUEST_NULL)
-            return bad_request("MPI_Waitall", i);
-    }
+    struct tide_request *local[WAITALL_LOCAL];
+    struct tide_request **rp = count <= WAITALL_LOCAL ? local : NULL;
+    int rc = check_array("MPI_Waitall", count, reqs, rp);
+    if (rc)
+        return rc;
     /* wait for each in turn: the progress engine moves all of them */
     for (int i = 0; i < count; i++) {
-        struct tide_request *r = rp[i];
+        struct tide_request *r = rp ? rp[i] : lookup(reqs[i]);
         if (!inactive(r) && !r->complete)
             tide_progress_until(one_done, r);
     }
@@ -310,7 +303,7 @@ TIDE_ALIAS(MPI_Waitall)
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Testall", count, reqs);
+    int rc = check_array("MPI_Testall", count, reqs, NULL);
     if (rc)
         return rc;
     if (!flag)
@@ -371,7 +364,7 @@ static bool some_done(void *arg)
 int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Waitsome", incount, reqs);
+    int rc = check_array("MPI_Waitsome", incount, reqs, NULL);
     if (rc)
         return rc;
     if (!outcount || (incount > 0 && !indices))
@@ -385,7 +378,7 @@ TIDE_ALIAS(MPI_Waitsome)
 int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
     TIDE_API_ENTER();
-    int rc = check_array("MPI_Testsome", incount, reqs);
+    int rc = check_array("MPI_Testsome", incount, reqs, NULL);
     if (rc)
         return rc;
     if (!outcount || (incount > 0 && !indices))
