@@ -3,8 +3,9 @@
 # suites in tests/mpi/suite_*.sh) and ends with one summary line:
 #   N passed, N failed[, N skipped]
 # TIDE_TEST_FILTER=REGEX runs only the cases whose names match.
-B=${1:-$(pwd)}
-S=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+# both made absolute: tests change directory and hand paths to daemons
+B=$(cd "${1:-.}" && pwd) || exit 1
+S=$(cd "${2:-$(dirname "$0")/..}" && pwd) || exit 1
 export B S
 export T_LOGDIR="$B/tests/logs"
 # a sanitizer build: libpmix and libevent keep some memory until exit
