@@ -220,6 +220,8 @@ static int finish_group(struct tide_comm *comm, int root, int status, uint32_t c
     ctx = (uint32_t)hdr[1];
     lctx = (uint32_t)hdr[2];
     remote_len = (size_t)hdr[3];
+    if (status != MPI_SUCCESS && comm->rank == root)
+        return status; /* its message says what went wrong */
     if (status != MPI_SUCCESS)
         return tide_err(tide_error_class_of(status) > 0 ? tide_error_class_of(status) : MPI_ERR_PORT,
                         "%s: the leader could not reach the other group", fn);
