@@ -44,8 +44,11 @@ void tide_greq_status(struct tide_request *r, MPI_Status *status)
     MPI_Status st;
     tide_status_empty(&st);
     r->greq_query(r->greq_state, &st);
-    if (status != MPI_STATUS_IGNORE && status)
+    if (status != MPI_STATUS_IGNORE && status) {
+        int error = status->MPI_ERROR;
         *status = st;
+        status->MPI_ERROR = error;
+    }
 }
 
 int tide_greq_finish(struct tide_request *r, MPI_Status *status)
@@ -54,8 +57,9 @@ int tide_greq_finish(struct tide_request *r, MPI_Status *status)
     tide_status_empty(&st);
     int err = r->greq_query(r->greq_state, &st);
     if (status != MPI_STATUS_IGNORE && status) {
+        int error = status->MPI_ERROR;
         *status = st;
-        status->MPI_ERROR = err;
+        status->MPI_ERROR = error;
     }
     int ferr = r->greq_free(r->greq_state);
     return err != MPI_SUCCESS ? err : ferr;

@@ -27,7 +27,6 @@ static void status_of(const struct tide_unexpected *u, MPI_Status *status)
         return;
     status->MPI_SOURCE = u->src;
     status->MPI_TAG = u->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->tide_cancelled = 0;
     status->tide_nbytes = (MPI_Count)u->len;
 }
@@ -38,7 +37,6 @@ static void status_proc_null(MPI_Status *status)
         return;
     status->MPI_SOURCE = MPI_PROC_NULL;
     status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->tide_cancelled = 0;
     status->tide_nbytes = 0;
 }

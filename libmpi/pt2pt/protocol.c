@@ -450,11 +450,10 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
     tide_conv_init(&cv, dt, (size_t)count, buf);
     unpack_eager(&cv, u->data, n);
     if (status != MPI_STATUS_IGNORE && status) {
-        tide_status_empty(status);
         status->MPI_SOURCE = u->src;
         status->MPI_TAG = u->tag;
+        status->tide_cancelled = 0;
         status->tide_nbytes = (MPI_Count)n;
-        status->MPI_ERROR = rc;
     }
     tide_unexpected_free(u);
     return rc;

@@ -128,14 +128,19 @@ void tide_request_complete(struct tide_request *req);
 /* The user lets go (MPI_Wait done, MPI_Request_free): frees now if the
  * operation has completed, else when it does. */
 void tide_request_free(struct tide_request *req);
-/* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. */
+/* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. Its
+ * MPI_ERROR field keeps the caller's value: only the multiple-completion
+ * calls set it, and only when they return MPI_ERR_IN_STATUS (wait.c). */
 static inline void tide_request_status_out(const struct tide_request *r, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE || !status)
         return;
+    int error = status->MPI_ERROR;
     *status = r->status;
-    status->MPI_ERROR = r->error;
+    status->MPI_ERROR = error;
 }
+/* The standard's empty status (MPI_ERROR = MPI_SUCCESS): null and
+ * inactive requests. */
 void tide_status_empty(MPI_Status *s);
 void tide_requests_finalize(void);
 

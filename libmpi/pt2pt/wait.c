@@ -3,7 +3,10 @@
  * MPI_Request_get_status and MPI_Request_free. A null handle or an
  * inactive persistent request counts as complete with an empty status.
  * The multiple-completion calls report a failed request with
- * MPI_ERR_IN_STATUS and each status's MPI_ERROR.
+ * MPI_ERR_IN_STATUS and each status's MPI_ERROR. No other call writes a
+ * status's MPI_ERROR (but for the empty status, which has MPI_SUCCESS):
+ * the standard leaves it to those calls, and only when they return
+ * MPI_ERR_IN_STATUS.
  */
 #include "runtime/api.h"
 #include "pt2pt/greq.h"
@@ -244,6 +247,22 @@ struct allset {
     MPI_Request *reqs;
 };
 
+/* A request of a multiple-completion call finished with error err, into
+ * statuses[n] (n statuses written so far): once one has failed the call
+ * returns MPI_ERR_IN_STATUS, and then every status it wrote carries its
+ * request's error (the earlier ones all succeeded). */
+static void note_error(MPI_Status statuses[], int n, int err, int *failed)
+{
+    if (err != MPI_SUCCESS && !*failed) {
+        *failed = 1;
+        if (statuses != MPI_STATUSES_IGNORE)
+            for (int j = 0; j < n; j++)
+                statuses[j].MPI_ERROR = MPI_SUCCESS;
+    }
+    if (*failed && statuses != MPI_STATUSES_IGNORE)
+        statuses[n].MPI_ERROR = err;
+}
+
 /* Finish every request (rp: the requests already looked up, or NULL);
  * MPI_ERR_IN_STATUS if any failed. */
 static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, MPI_Status statuses[])
@@ -262,11 +281,7 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
             c = r->comm;
             tide_comm_retain(c);
         }
-        int err = finish(&reqs[i], r, st);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = err;
-        if (err != MPI_SUCCESS)
-            failed = 1;
+        note_error(statuses, i, finish(&reqs[i], r, st), &failed);
     }
     int rc = MPI_SUCCESS;
     if (failed) {
@@ -337,11 +352,7 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
             c = r->comm;
             tide_comm_retain(c);
         }
-        int err = finish(&reqs[i], r, st);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = err;
-        if (err != MPI_SUCCESS)
-            failed = 1;
+        note_error(statuses, n, finish(&reqs[i], r, st), &failed);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;

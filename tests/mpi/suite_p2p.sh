@@ -12,6 +12,7 @@ p2p_all() {
     tcase p2p.$tag.completion -- "$@" $MPIEXEC -n 3 $TB/p2p_completion
     tcase p2p.$tag.errors -- "$@" $MPIEXEC -n 3 $TB/p2p_errors
     tcase p2p.$tag.probe -- "$@" $MPIEXEC -n 3 $TB/p2p_probe
+    tcase p2p.$tag.status-error -- "$@" $MPIEXEC -n 2 $TB/p2p_status_error
     tcase p2p.$tag.sendrecv -- "$@" $MPIEXEC -n 4 $TB/p2p_sendrecv
     tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
 }
