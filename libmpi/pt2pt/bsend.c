@@ -1,10 +1,12 @@
 /*
  * bsend.c: MPI_Buffer_attach, MPI_Buffer_detach and buffered mode. A
  * buffered send packs the message into a block of the attached buffer
- * (first fit, each message also accounting MPI_BSEND_OVERHEAD bytes, as
- * the standard's sizing rule says) and sends the block as a standard
- * nonblocking send; the block is freed when that send completes. Detach
- * waits until every buffered message has been delivered.
+ * (first fit, each message taking its packed size plus MPI_BSEND_OVERHEAD
+ * bytes, exactly the standard's sizing rule; the data starts at the first
+ * 16-byte aligned address of its block, which the overhead leaves room
+ * for) and sends the block as a standard nonblocking send; the block is
+ * freed when that send completes. Detach waits until every buffered
+ * message has been delivered.
  */
 #include "runtime/api.h"
 #include "pt2pt/bsend.h"
@@ -14,6 +16,7 @@
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 struct blk {
@@ -88,7 +91,7 @@ int tide_bsend_start(const void *buf, int count, struct tide_datatype *dt, int d
     u->peer = dest;
     if (dest != MPI_PROC_NULL) {
         size_t bytes = (size_t)count * dt->size;
-        size_t need = (bytes + 15) / 16 * 16 + MPI_BSEND_OVERHEAD;
+        size_t need = bytes + MPI_BSEND_OVERHEAD;
         struct blk *b = bbase ? blk_alloc(need) : NULL;
         if (!b) {
             u->complete = true;
@@ -100,11 +103,13 @@ int tide_bsend_start(const void *buf, int count, struct tide_datatype *dt, int d
                             "(its size plus MPI_BSEND_OVERHEAD)",
                             fn, free_bytes(), need);
         }
+        char *data = bbase + b->off;
+        data += (16 - (uintptr_t)data % 16) % 16; /* at most 15 of the overhead bytes */
         struct tide_convertor cv;
         tide_conv_init(&cv, dt, (size_t)count, buf);
-        tide_conv_pack(&cv, bbase + b->off, bytes);
+        tide_conv_pack(&cv, data, bytes);
         struct tide_request *s;
-        int rc = tide_isend(bbase + b->off, (int)bytes, tide_datatype_get(MPI_PACKED), dest, tag, comm,
+        int rc = tide_isend(data, (int)bytes, tide_datatype_get(MPI_PACKED), dest, tag, comm,
                             comm->context_id, TIDE_MODE_STANDARD, &s);
         if (rc != MPI_SUCCESS) {
             blk_free(b);

@@ -9,6 +9,7 @@ p2p_all() {
     tcase p2p.$tag.sync -- "$@" $MPIEXEC -n 2 $TB/p2p_sync
     tcase p2p.$tag.cancel -- "$@" $MPIEXEC -n 2 $TB/p2p_cancel
     tcase p2p.$tag.persistent -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_persistent
+    tcase p2p.$tag.bsend-size -- "$@" $MPIEXEC -n 2 $TB/p2p_bsend_size
     tcase p2p.$tag.completion -- "$@" $MPIEXEC -n 3 $TB/p2p_completion
     tcase p2p.$tag.errors -- "$@" $MPIEXEC -n 3 $TB/p2p_errors
     tcase p2p.$tag.probe -- "$@" $MPIEXEC -n 3 $TB/p2p_probe
