@@ -106,11 +106,9 @@ static int start_one(const char *fn, MPI_Request h, int index)
     if (r->kind == TIDE_REQ_RECV)
         return tide_recv_start(r);
     if (r->mode == TIDE_MODE_BUFFERED) {
-        struct tide_request *u;
-        int rc = tide_bsend_start(r->buf, r->count, r->dt, r->peer, r->tag, r->comm, &u, fn);
+        int rc = tide_bsend_restart(r, fn);
         if (rc)
             return rc;
-        tide_request_free(u);
         r->error = MPI_SUCCESS;
         tide_request_complete(r);
         return MPI_SUCCESS;

@@ -14,6 +14,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
+#include "pt2pt/bsend.h"
 #include "pt2pt/match.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/request.h"
@@ -854,6 +855,8 @@ int tide_request_cancel(struct tide_request *r)
         }
         return MPI_SUCCESS;
     }
+    if (r->kind == TIDE_REQ_SEND && r->mode == TIDE_MODE_BUFFERED)
+        return tide_bsend_cancel(r);
     if (r->kind != TIDE_REQ_SEND || r->peer == MPI_PROC_NULL || r->cancelled || r->cancel_pending)
         return MPI_SUCCESS;
     if (r->proc == tide.me) {

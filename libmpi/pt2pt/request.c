@@ -75,7 +75,7 @@ struct tide_request *tide_request_new(int kind)
     r->done_bytes = 0;
     r->id = ((uint64_t)++seq << 32) | (uint32_t)r->handle;
     r->remote = 0;
-    r->bsend_buf = NULL;
+    r->bsend_link = NULL;
     r->split = 0;
     r->split_off = 0;
     r->riov = NULL;
@@ -100,8 +100,20 @@ struct tide_request *tide_request_by_id(uint64_t id)
     return (r && r->id == id) ? r : NULL;
 }
 
+void tide_request_unlink_bsend(struct tide_request *r)
+{
+    struct tide_request *s = r->bsend_link;
+    if (!s)
+        return;
+    r->bsend_link = NULL;
+    s->bsend_link = NULL;
+    if (r->mode == TIDE_MODE_BUFFERED) /* the user's side holds the send */
+        tide_request_free(s);
+}
+
 static void request_destroy(struct tide_request *r)
 {
+    tide_request_unlink_bsend(r);
     uncount_rdv(r);
     if (r->dt) {
         tide_datatype_release(r->dt);

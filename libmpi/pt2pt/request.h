@@ -77,7 +77,10 @@ struct tide_request {
     uint64_t id;            /* this request's id in messages (handle + sequence) */
     uint64_t remote;        /* the peer's request id (rendezvous) */
     struct tide_convertor conv;
-    void *bsend_buf;        /* buffered mode: the copy in the attached buffer */
+    /* buffered mode: the user's request and the send of the message's copy
+     * in the attached buffer name each other until that send has finished
+     * or the user's request goes (a cancel of the one cancels the other) */
+    struct tide_request *bsend_link;
     /* a large single-copy transfer split between both sides: the receiver
      * reads the first part, the sender writes the rest */
     uint8_t split;          /* bits: 1 our part pending, 2 the peer's part pending */
@@ -142,6 +145,9 @@ static inline void tide_request_status_out(const struct tide_request *r, MPI_Sta
 /* The standard's empty status (MPI_ERROR = MPI_SUCCESS): null and
  * inactive requests. */
 void tide_status_empty(MPI_Status *s);
+/* A buffered-mode request lets go of the send of its copy (which goes on
+ * by itself); nothing if there is none. */
+void tide_request_unlink_bsend(struct tide_request *req);
 void tide_requests_finalize(void);
 
 #endif

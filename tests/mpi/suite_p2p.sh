@@ -8,6 +8,7 @@ p2p_all() {
     tcase p2p.$tag.order -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_order
     tcase p2p.$tag.sync -- "$@" $MPIEXEC -n 2 $TB/p2p_sync
     tcase p2p.$tag.cancel -- "$@" $MPIEXEC -n 2 $TB/p2p_cancel
+    tcase p2p.$tag.bsend-cancel -- "$@" $MPIEXEC -n 2 $TB/p2p_bsend_cancel
     tcase p2p.$tag.persistent -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_persistent
     tcase p2p.$tag.bsend-size -- "$@" $MPIEXEC -n 2 $TB/p2p_bsend_size
     tcase p2p.$tag.completion -- "$@" $MPIEXEC -n 3 $TB/p2p_completion
@@ -23,3 +24,4 @@ p2p_all tcp env TIDE_TRANSPORTS=tcp,self
 p2p_all nocma env TIDE_SHM_CMA=0
 p2p_all nodes env TIDE_SIM_NODES=2
 tcase p2p.singleton -- $TB/p2p_cancel
+tcase p2p.singleton-bsend -- $TB/p2p_bsend_cancel
