@@ -602,6 +602,7 @@ int tide_send_start(struct tide_request *s)
 {
     s->complete = false;
     s->cancelled = false;
+    s->status.tide_cancelled = 0; /* a persistent send's previous round may have been cancelled */
     s->error = MPI_SUCCESS;
     s->done_bytes = 0;
     if (s->peer == MPI_PROC_NULL) {

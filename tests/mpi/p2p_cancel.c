@@ -2,7 +2,8 @@
  * p2p_cancel.c: MPI_Cancel of receives (always succeeds when unmatched)
  * and of sends the receiver has not matched (eager and rendezvous; to a
  * peer and to self): the cancelled message never arrives. A send that has
- * been received cannot be cancelled.
+ * been received cannot be cancelled, nor does a persistent send report
+ * a cancel of its previous round.
  */
 #include "testutil.h"
 
@@ -50,7 +51,20 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Wait(&r, &st));
         CHECK_OK(MPI_Test_cancelled(&st, &flag));
         CHECK(!flag, "a delivered send was reported cancelled");
+        /* a persistent send cancelled, started again and received: the
+         * second round is not reported cancelled */
+        CHECK_OK(MPI_Send_init(&v, 1, MPI_INT, 1, 65, MPI_COMM_WORLD, &r));
+        CHECK_OK(MPI_Start(&r));
+        CHECK_OK(MPI_Cancel(&r));
+        CHECK_OK(MPI_Wait(&r, &st));
+        CHECK_OK(MPI_Test_cancelled(&st, &flag));
+        CHECK(flag, "persistent send (unmatched) was not cancelled");
         CHECK_OK(MPI_Send(NULL, 0, MPI_CHAR, 1, 64, MPI_COMM_WORLD));
+        CHECK_OK(MPI_Start(&r));
+        CHECK_OK(MPI_Wait(&r, &st));
+        CHECK_OK(MPI_Test_cancelled(&st, &flag));
+        CHECK(!flag, "a persistent send's received round was reported cancelled");
+        CHECK_OK(MPI_Request_free(&r));
     } else if (rank == 1) {
         CHECK_OK(MPI_Recv(&v, 1, MPI_INT, 0, 62, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_OK(MPI_Send(NULL, 0, MPI_CHAR, 0, 63, MPI_COMM_WORLD));
@@ -61,6 +75,7 @@ int main(int argc, char **argv)
         CHECK(!flag, "a cancelled eager message was delivered");
         CHECK_OK(MPI_Iprobe(0, 61, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
         CHECK(!flag, "a cancelled large message was delivered");
+        CHECK_OK(MPI_Recv(&v, 1, MPI_INT, 0, 65, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     }
     CHECK_OK(MPI_Iprobe(rank, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
     CHECK(!flag, "a cancelled send to self was delivered");
