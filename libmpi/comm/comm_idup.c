@@ -180,15 +180,13 @@ static bool advance(struct idup *d)
                     goto fail;
                 }
                 d->phase = PH_A_START;
-                if (d->ra.acc.busy)
-                    return false; /* the holder of the bitmap runs first */
                 break;
             }
             tide_context_claim_end(&d->claim);
             tide_context_reserve(d->id_a);
             d->have_a = true;
             if (d->parent->is_inter)
-                tide_context_claim_init(&d->claim, tide_ctx_reduce_key(&d->rb));
+                tide_context_claim_init(&d->claim);
             d->phase = d->parent->is_inter ? PH_B_START : PH_FINISH;
             break;
         case PH_B_START:
@@ -267,7 +265,7 @@ static bool advance(struct idup *d)
             if (d->dec.id == TIDE_CONTEXT_NONE) {
                 d->floor_b = d->dec.floor;
                 d->phase = PH_B_START;
-                return false; /* perhaps a busy round: let the holder of the bitmap run */
+                break;
             }
             tide_context_claim_end(&d->claim);
             tide_context_reserve(d->dec.id);
@@ -379,7 +377,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     }
     /* the sequence numbers of every message of the operation */
     tide_ctx_reduce_init(&d->ra, d->lc);
-    tide_context_claim_init(&d->claim, tide_ctx_reduce_key(&d->ra));
+    tide_context_claim_init(&d->claim);
     if (c->is_inter) {
         tide_ctx_reduce_init(&d->rb, d->lc);
         d->seq_x = c->coll_seq++;

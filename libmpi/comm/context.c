@@ -13,7 +13,7 @@
  * by taking the higher start and AND-ing the masks word by word, a word
  * outside a member's window counting as not free there; that is
  * commutative and associative, so a recursive-doubling allreduce of one
- * 72-byte offer leaves every member with the same result, and any bit set
+ * small offer leaves every member with the same result, and any bit set
  * in it is an id free at all of them. The lowest is taken. If none is set,
  * everyone computes the same next floor: the combined start when it is
  * above the floor (the members' windows did not overlap; now they start
@@ -27,15 +27,18 @@
  * nothing. Disjoint groups agree only among their members, and each
  * process checks only its own bitmap, so they never interfere.
  *
- * While an offer is out, the free bits in it are claimed, and only one
- * agreement of a process holds such a claim at a time: another one
- * running at once (MPI_THREAD_MULTIPLE, a pending MPI_Comm_idup) offers
- * "busy" for its round, which then finds nothing and is run again from
- * the same floor. The claim is given back when the round ends; only the
- * chosen id is then reserved. Waiting agreements get the bitmap lowest
- * key first (see context.h), so two agreements that each hold the bitmap
- * at different members cannot keep failing each other: the lower one
- * wins everywhere.
+ * While an offer is out, the free bits in it are claimed, and another
+ * agreement of this process running at once (MPI_THREAD_MULTIPLE, a
+ * pending MPI_Comm_idup) offers only bits nobody has claimed. No two
+ * agreements can then choose the same id, and none has to wait for
+ * another: an agreement whose other members are busy elsewhere (say in a
+ * blocking MPI_Comm_dup of another communicator, or an
+ * MPI_Comm_create_group, that this process must join before they come
+ * back to it) cannot stop this process from taking part in theirs. When
+ * claims make the members' windows miss each other, the round finds
+ * nothing and the next one starts at the combined (higher) window, where
+ * they meet. The claim is given back when the round ends; only the
+ * chosen id is then reserved.
  *
  * The lowest word that may hold a free, unclaimed bit is remembered, so
  * finding a member's window costs nothing when the low ids are all used.
@@ -47,7 +50,6 @@
 #include "datatype/datatype.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
-#include "runtime/lock.h"
 
 #include <string.h>
 
@@ -58,10 +60,6 @@ static uint64_t used[NWORDS];
 static uint64_t claimed[NWORDS];
 static uint32_t hint;   /* no word below it has a free, unclaimed bit */
 static unsigned nused;
-static const struct tide_ctx_claim *holder; /* the agreement whose bits are claimed */
-#define MAX_WAITING 64
-static uint64_t waiting_keys[MAX_WAITING]; /* agreements that offered busy and will run again */
-static int nwaiting;
 
 void tide_context_reserve(uint32_t id)
 {
@@ -132,50 +130,15 @@ static uint32_t lowest_word(uint32_t floor_word)
     return w;
 }
 
-void tide_context_claim_init(struct tide_ctx_claim *cl, uint64_t key)
+void tide_context_claim_init(struct tide_ctx_claim *cl)
 {
     memset(cl, 0, sizeof *cl);
-    cl->key = key;
-}
-
-static void stop_waiting(struct tide_ctx_claim *cl)
-{
-    if (!cl->waiting)
-        return;
-    for (int i = 0; i < nwaiting; i++)
-        if (waiting_keys[i] == cl->key) {
-            waiting_keys[i] = waiting_keys[--nwaiting];
-            break;
-        }
-    cl->waiting = false;
-}
-
-static bool lower_key_waiting(uint64_t key)
-{
-    for (int i = 0; i < nwaiting; i++)
-        if (waiting_keys[i] < key)
-            return true;
-    return false;
 }
 
 void tide_context_offer(uint32_t floor_word, struct tide_ctx_offer *o, struct tide_ctx_claim *cl)
 {
     tide_context_unclaim(cl);
-    o->any = 0;
-    o->busy = 0;
-    o->pad = 0;
-    if (holder || lower_key_waiting(cl->key)) {
-        o->busy = 1;
-        o->start = floor_word;
-        memset(o->mask, 0, sizeof o->mask);
-        if (!cl->waiting && nwaiting < MAX_WAITING) {
-            waiting_keys[nwaiting++] = cl->key;
-            cl->waiting = true;
-        }
-        return;
-    }
-    stop_waiting(cl);
-    holder = cl;
+    memset(o, 0, sizeof *o);
     cl->held = true;
     uint32_t w = lowest_word(floor_word);
     o->start = w;
@@ -191,10 +154,9 @@ void tide_context_offer(uint32_t floor_word, struct tide_ctx_offer *o, struct ti
 
 void tide_context_offer_any(uint32_t floor_word, struct tide_ctx_offer *o)
 {
+    memset(o, 0, sizeof *o);
     o->start = floor_word;
     o->any = 1;
-    o->busy = 0;
-    o->pad = 0;
     for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++)
         o->mask[j] = ~0ull;
 }
@@ -204,8 +166,6 @@ void tide_context_unclaim(struct tide_ctx_claim *cl)
     if (!cl->held)
         return;
     cl->held = false;
-    if (holder == cl)
-        holder = NULL;
     for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++) {
         if (!cl->bits[j])
             continue;
@@ -219,7 +179,6 @@ void tide_context_unclaim(struct tide_ctx_claim *cl)
 void tide_context_claim_end(struct tide_ctx_claim *cl)
 {
     tide_context_unclaim(cl);
-    stop_waiting(cl);
 }
 
 static uint64_t word_of(const struct tide_ctx_offer *o, uint32_t w)
@@ -238,7 +197,6 @@ void tide_context_combine(struct tide_ctx_offer *acc, const struct tide_ctx_offe
         *acc = *in;
         return;
     }
-    acc->busy |= in->busy;
     uint32_t s = acc->start > in->start ? acc->start : in->start;
     uint64_t m[TIDE_CONTEXT_WINDOW];
     for (uint32_t j = 0; j < TIDE_CONTEXT_WINDOW; j++)
@@ -261,8 +219,6 @@ uint32_t tide_context_pick(const struct tide_ctx_offer *o)
 
 uint32_t tide_context_next_floor(const struct tide_ctx_offer *o, uint32_t floor_word)
 {
-    if (o->busy)
-        return floor_word; /* a member could not offer: the same round again */
     uint64_t next = o->start > floor_word ? o->start : (uint64_t)floor_word + TIDE_CONTEXT_WINDOW;
     return next < NWORDS ? (uint32_t)next : TIDE_CONTEXT_NONE;
 }
@@ -479,27 +435,13 @@ int tide_ctx_reduce_wait(struct tide_ctx_reduce *r)
     return r->stage == RS_ERROR ? r->err : MPI_SUCCESS;
 }
 
-uint64_t tide_ctx_reduce_key(const struct tide_ctx_reduce *r)
-{
-    return ((uint64_t)r->ctx << 32) | (r->fixed_tag ? (uint32_t)r->tag : r->seq);
-}
-
 /* ---- blocking agreements ---- */
-
-void tide_context_let_holder_run(void)
-{
-    tide_progress();
-    if (tide_thread_multiple) {
-        tide_lock_yield_begin();
-        tide_lock_yield_end();
-    }
-}
 
 static int agree(struct tide_ctx_reduce *r, bool member, uint32_t *id)
 {
     uint32_t floor_word = 0;
     struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl, tide_ctx_reduce_key(r));
+    tide_context_claim_init(&cl);
     for (;;) {
         struct tide_ctx_offer o;
         if (member)
@@ -521,7 +463,6 @@ static int agree(struct tide_ctx_reduce *r, bool member, uint32_t *id)
             *id = pick;
             return MPI_SUCCESS;
         }
-        tide_context_let_holder_run(); /* a busy round: the holder's may need our progress */
         floor_word = tide_context_next_floor(&r->acc, floor_word);
         if (floor_word == TIDE_CONTEXT_NONE) {
             tide_context_claim_end(&cl);

@@ -43,48 +43,42 @@ unsigned tide_context_in_use(void);
  * word `start`: bit b of mask[j] set means id 2*(64*(start+j)+b) is free
  * at every contributor combined into it. Bits outside the window count
  * as not free. `any` marks the offer of a process that will not use the
- * id (it constrains nothing); `busy` the offer of a process where another
- * agreement holds the bitmap this round (the round finds nothing and is
- * run again from the same floor). */
+ * id (it constrains nothing). */
 #define TIDE_CONTEXT_WINDOW 8
 
 struct tide_ctx_offer {
     uint32_t start;
     uint32_t any;
-    uint32_t busy;
-    uint32_t pad;
+    uint32_t pad[2];
     uint64_t mask[TIDE_CONTEXT_WINDOW];
 };
 
-/* One agreement's hold on this process's bitmap. Only one agreement at a
- * time (another thread, a pending MPI_Comm_idup) may offer free bits; they
- * are claimed until its round ends, so two agreements of one process never
- * choose the same id. The others offer `busy` meanwhile and wait their
- * turn, lowest key first: the key names the agreement the same way at
- * every member (its context and sequence number), so the agreement with
- * the lowest key among those running gets the bitmap at all its members
- * and succeeds, and none starves. */
+/* One agreement's claim on this process's bitmap. The free bits an
+ * agreement offers are claimed until its round ends, and an agreement
+ * offers only bits no other one has claimed, so agreements running at
+ * once in one process (other threads, pending MPI_Comm_idup requests)
+ * never choose the same id, and none waits for another: each can finish
+ * whatever the others are waiting for. */
 struct tide_ctx_claim {
-    uint64_t key;
     bool held;     /* the bits below are claimed */
-    bool waiting;  /* registered as waiting for the bitmap */
     uint32_t start;
     uint64_t bits[TIDE_CONTEXT_WINDOW];
 };
 
-/* Start an agreement's claim (nothing held) under the given key. */
-void tide_context_claim_init(struct tide_ctx_claim *cl, uint64_t key);
-/* This process's offer for a round: if the bitmap is free here and no
- * agreement with a lower key waits for it, the window at the lowest word
- * >= floor_word that has a free id, its free bits claimed; else a busy
- * offer. */
+/* Start an agreement's claim (nothing held). */
+void tide_context_claim_init(struct tide_ctx_claim *cl);
+
+/* This process's offer for a round: the window at the lowest word
+ * >= floor_word that has an id neither used nor claimed by another
+ * agreement, those free bits claimed. */
 void tide_context_offer(uint32_t floor_word, struct tide_ctx_offer *o, struct tide_ctx_claim *cl);
+
 /* The offer of a process that takes part without using the id. */
 void tide_context_offer_any(uint32_t floor_word, struct tide_ctx_offer *o);
 /* Give back what tide_context_offer claimed (after the round's decision,
  * whatever it was; reserve the chosen id separately). */
 void tide_context_unclaim(struct tide_ctx_claim *cl);
-/* The agreement is over (decided or failed): unclaim and stop waiting. */
+/* The agreement is over (decided or failed): unclaim. */
 void tide_context_claim_end(struct tide_ctx_claim *cl);
 /* acc = acc combined with in (commutative and associative). */
 void tide_context_combine(struct tide_ctx_offer *acc, const struct tide_ctx_offer *in);
@@ -135,12 +129,6 @@ void tide_ctx_reduce_start(struct tide_ctx_reduce *r, const struct tide_ctx_offe
 int tide_ctx_reduce_test(struct tide_ctx_reduce *r);
 /* Run the round to its end; MPI_SUCCESS or an error code. */
 int tide_ctx_reduce_wait(struct tide_ctx_reduce *r);
-/* After a busy round: progress once (and let other threads in), so that
- * the agreement holding the bitmap can end its round. */
-void tide_context_let_holder_run(void);
-/* The agreement's key for tide_context_claim_init: the same at every member. */
-uint64_t tide_ctx_reduce_key(const struct tide_ctx_reduce *r);
-
 /* ---- blocking agreements ---- */
 
 /* Collective over intracommunicator c (an intercommunicator: over its

@@ -168,7 +168,7 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
     tide_ctx_reduce_init(&r, lc);
     uint32_t floor_word = 0;
     struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl, tide_ctx_reduce_key(&r));
+    tide_context_claim_init(&cl);
     for (;;) {
         struct tide_ctx_offer o;
         if (member)
@@ -211,7 +211,6 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
             *id = d.id;
             return MPI_SUCCESS;
         }
-        tide_context_let_holder_run(); /* a busy round: the holder's may need our progress */
         floor_word = d.floor;
     }
 }

@@ -6,7 +6,11 @@
  * coordination between parts, while messages cross between parts on
  * MPI_COMM_WORLD. Then every communicator still alive carries messages
  * that name it, and communicators over the whole world are made on top
- * of the uneven use of ids. Last, under MPI_THREAD_MULTIPLE, two threads
+ * of the uneven use of ids. Then an MPI_Comm_idup stays pending while
+ * blocking creations run on other communicators (MPI_Comm_dup of another
+ * communicator, MPI_Comm_create_group), half the ranks starting the idup
+ * first and half last: the nonblocking agreement must not keep the
+ * blocking ones from ending. Last, under MPI_THREAD_MULTIPLE, two threads
  * of every process each duplicate their own communicator in a loop
  * (agreements of one process running at the same time).
  */
@@ -107,6 +111,36 @@ static void part_work(MPI_Comm part, int color)
     }
 }
 
+/* Even ranks: the blocking creation, then the idup; odd ranks: the idup
+ * first. Collectives on each communicator are in the same order at every
+ * rank, so this must complete. */
+static void pending_idup(void)
+{
+    MPI_Comm other, d_idup, d_block;
+    MPI_Group wg;
+    MPI_Request req;
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &other));
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (int k = 0; k < 4; k++) {
+        int first = rank % 2 == 1;
+        if (first)
+            CHECK_OK(MPI_Comm_idup(MPI_COMM_WORLD, &d_idup, &req));
+        if (k % 2 == 0)
+            CHECK_OK(MPI_Comm_dup(other, &d_block));
+        else
+            CHECK_OK(MPI_Comm_create_group(MPI_COMM_WORLD, wg, 40 + k, &d_block));
+        if (!first)
+            CHECK_OK(MPI_Comm_idup(MPI_COMM_WORLD, &d_idup, &req));
+        CHECK_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        check_comm(d_idup, 600 + 2 * k);
+        check_comm(d_block, 601 + 2 * k);
+        MPI_Comm_free(&d_idup);
+        MPI_Comm_free(&d_block);
+    }
+    MPI_Group_free(&wg);
+    MPI_Comm_free(&other);
+}
+
 static void *thread_main(void *arg)
 {
     MPI_Comm mine = *(MPI_Comm *)arg;
@@ -153,6 +187,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         MPI_Comm_free(&w[k]);
     MPI_Comm_free(&part);
+    pending_idup();
     if (provided == MPI_THREAD_MULTIPLE) {
         MPI_Comm t[2];
         MPI_Comm_dup(MPI_COMM_WORLD, &t[0]);

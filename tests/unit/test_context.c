@@ -95,7 +95,7 @@ static void test_offer_pick(void **state)
     reset();
     struct tide_ctx_offer o;
     struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl, 1);
+    tide_context_claim_init(&cl);
     tide_context_offer(0, &o, &cl);
     assert_int_equal(o.start, 0);
     assert_int_equal(o.any, 0);
@@ -104,36 +104,39 @@ static void test_offer_pick(void **state)
     uint64_t mask[1];
     tide_context_free_mask(mask, 1);
     assert_int_equal(mask[0], 0);
-    /* another agreement meanwhile: busy, so its round finds nothing and
-     * runs again from the same floor */
+    /* another agreement meanwhile: it offers only unclaimed ids (the
+     * first window is all claimed, so its offer starts after it) */
     struct tide_ctx_offer o2;
     struct tide_ctx_claim cl2;
-    tide_context_claim_init(&cl2, 2);
-    tide_context_offer(3, &o2, &cl2);
-    assert_int_equal(o2.busy, 1);
-    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_NONE);
-    struct tide_ctx_offer acc;
-    tide_context_offer_any(3, &acc);
-    tide_context_combine(&acc, &o2);
-    assert_int_equal(acc.busy, 1);
-    assert_int_equal(tide_context_pick(&acc), TIDE_CONTEXT_NONE);
-    assert_int_equal(tide_context_next_floor(&acc, 3), 3);
-    /* a lower key waiting goes first once the holder is done */
+    tide_context_claim_init(&cl2);
+    tide_context_offer(0, &o2, &cl2);
+    assert_int_equal(o2.start, TIDE_CONTEXT_WINDOW);
+    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_WINDOW * 64 * 2);
+    /* a third one above a floor: the ids of neither */
     struct tide_ctx_offer o3;
     struct tide_ctx_claim cl3;
-    tide_context_claim_init(&cl3, 0);
-    tide_context_offer(0, &o3, &cl3);
-    assert_int_equal(o3.busy, 1);
-    tide_context_unclaim(&cl);
-    tide_context_offer(3, &o2, &cl2);
-    assert_int_equal(o2.busy, 1); /* key 2 waits for key 0 */
-    tide_context_offer(0, &o3, &cl3);
-    assert_int_equal(o3.busy, 0);
-    assert_int_equal(tide_context_pick(&o3), TIDE_CONTEXT_FIXED_END);
+    tide_context_claim_init(&cl3);
+    tide_context_offer(3, &o3, &cl3);
+    assert_int_equal(o3.start, 2 * TIDE_CONTEXT_WINDOW);
+    /* a member whose window was claimed meets the others a round later:
+     * the combined offer is empty and the next floor is its window */
+    struct tide_ctx_offer acc;
+    tide_context_offer_any(0, &acc);
+    struct tide_ctx_offer other;
+    memset(&other, 0, sizeof other);
+    for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++)
+        other.mask[j] = ~0ull;
+    tide_context_combine(&acc, &other);
+    tide_context_combine(&acc, &o2);
+    assert_int_equal(tide_context_pick(&acc), TIDE_CONTEXT_NONE);
+    assert_int_equal(tide_context_next_floor(&acc, 0), TIDE_CONTEXT_WINDOW);
+    /* claims given back: the low ids are offered again */
     tide_context_claim_end(&cl3);
-    tide_context_offer(3, &o2, &cl2);
-    assert_int_equal(o2.busy, 0);
-    assert_int_equal(o2.start, 3);
+    tide_context_claim_end(&cl2);
+    tide_context_unclaim(&cl);
+    tide_context_offer(0, &o2, &cl2);
+    assert_int_equal(o2.start, 0);
+    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_FIXED_END);
     tide_context_claim_end(&cl2);
     tide_context_claim_end(&cl);
     tide_context_free_mask(mask, 1);
@@ -267,7 +270,7 @@ static uint32_t simulate(struct member *m, int n, int *rounds)
         for (int i = 0; i < n; i++) {
             struct tide_ctx_offer o;
             struct tide_ctx_claim cl;
-            tide_context_claim_init(&cl, 1);
+            tide_context_claim_init(&cl);
             install(&m[i]);
             if (m[i].participates) {
                 tide_context_offer(floor_word, &o, &cl);
@@ -390,7 +393,7 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 100000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
-        tide_context_claim_init(&cl, 1);
+        tide_context_claim_init(&cl);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
         tide_context_unclaim(&cl);
@@ -402,7 +405,7 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 10000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
-        tide_context_claim_init(&cl, 1);
+        tide_context_claim_init(&cl);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
         tide_context_unclaim(&cl);
