@@ -48,7 +48,7 @@ struct decision {
     int32_t status;
     uint32_t id;
     uint32_t floor;
-    uint32_t pad;
+    uint32_t outcome; /* TIDE_CTX_* */
 };
 
 struct idup {
@@ -64,8 +64,8 @@ struct idup {
     int phase;
     struct tide_ctx_reduce ra, rb;
     struct tide_ctx_offer offer, theirs;
-    struct tide_ctx_claim claim; /* of agreement A, then of B */
-    uint32_t floor_a, floor_b, id_a, id_b;
+    struct tide_ctx_agreement ag; /* A, then B */
+    uint32_t id_a, id_b;
     bool have_a;
     /* B: the leaders' swap and the broadcast */
     uint32_t seq_x;            /* the parent's sequence number for the swap */
@@ -160,37 +160,37 @@ static bool advance(struct idup *d)
     for (;;) {
         switch (d->phase) {
         case PH_A_START:
-            tide_context_offer(d->floor_a, &d->offer, &d->claim);
+            tide_ctx_agreement_offer(&d->ag, &d->offer);
             tide_ctx_reduce_start(&d->ra, &d->offer);
             d->phase = PH_A_RUN;
             break;
-        case PH_A_RUN:
+        case PH_A_RUN: {
             if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
                 return false;
-            tide_context_unclaim(&d->claim);
             if (t < 0) {
                 rc = d->ra.err;
                 goto fail;
             }
-            d->id_a = tide_context_pick(&d->ra.acc);
-            if (d->id_a == TIDE_CONTEXT_NONE) {
-                d->floor_a = tide_context_next_floor(&d->ra.acc, d->floor_a);
-                if (d->floor_a == TIDE_CONTEXT_NONE) {
-                    rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
-                    goto fail;
-                }
+            uint32_t id, floor_word;
+            int k = tide_ctx_agreement_outcome(&d->ag, &d->ra.acc, &id, &floor_word);
+            k = tide_ctx_agreement_next(&d->ag, k, id, floor_word);
+            if (k == TIDE_CTX_EXHAUSTED) {
+                rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
+                goto fail;
+            }
+            if (k != TIDE_CTX_DONE) {
                 d->phase = PH_A_START;
                 break;
             }
-            tide_context_claim_end(&d->claim);
-            tide_context_reserve(d->id_a);
+            d->id_a = id;
             d->have_a = true;
-            if (d->parent->is_inter)
-                tide_context_claim_init(&d->claim);
+            if (d->parent->is_inter) /* keyed by the parent, the same in both groups */
+                tide_ctx_agreement_begin(&d->ag, tide_ctx_key(d->parent->context_id + 1, d->seq_x), true);
             d->phase = d->parent->is_inter ? PH_B_START : PH_FINISH;
             break;
+        }
         case PH_B_START:
-            tide_context_offer(d->floor_b, &d->offer, &d->claim);
+            tide_ctx_agreement_offer(&d->ag, &d->offer);
             tide_ctx_reduce_start(&d->rb, &d->offer);
             d->bc_got = false;
             d->phase = PH_B_RUN;
@@ -233,12 +233,9 @@ static bool advance(struct idup *d)
                 d->dec.status = tide_error_class_of(rc);
             } else {
                 tide_context_combine(&d->theirs, &d->rb.acc);
-                d->dec.id = tide_context_pick(&d->theirs);
-                if (d->dec.id == TIDE_CONTEXT_NONE) {
-                    d->dec.floor = tide_context_next_floor(&d->theirs, d->floor_b);
-                    if (d->dec.floor == TIDE_CONTEXT_NONE)
-                        d->dec.status = MPI_ERR_INTERN;
-                }
+                d->dec.outcome = (uint32_t)tide_ctx_agreement_outcome(&d->ag, &d->theirs, &d->dec.id, &d->dec.floor);
+                if (d->dec.outcome == TIDE_CTX_EXHAUSTED)
+                    d->dec.status = MPI_ERR_INTERN;
             }
             rc = MPI_SUCCESS;
             d->bc_got = true;
@@ -257,18 +254,14 @@ static bool advance(struct idup *d)
                     goto fail;
                 break;
             }
-            tide_context_unclaim(&d->claim);
             if (d->dec.status != 0) {
                 rc = tide_err(d->dec.status, "MPI_Comm_idup: the groups' leaders could not agree on a context id");
                 goto fail;
             }
-            if (d->dec.id == TIDE_CONTEXT_NONE) {
-                d->floor_b = d->dec.floor;
+            if (tide_ctx_agreement_next(&d->ag, (int)d->dec.outcome, d->dec.id, d->dec.floor) != TIDE_CTX_DONE) {
                 d->phase = PH_B_START;
                 break;
             }
-            tide_context_claim_end(&d->claim);
-            tide_context_reserve(d->dec.id);
             d->id_b = d->dec.id;
             d->phase = PH_FINISH;
             break;
@@ -291,7 +284,7 @@ fail:
             d->rq[i] = NULL;
         }
     d->nrq = 0;
-    tide_context_claim_end(&d->claim);
+    tide_ctx_agreement_end(&d->ag);
     if (d->have_a && d->phase != PH_FINISH)
         tide_context_release(d->id_a);
     d->req->error = rc;
@@ -377,11 +370,11 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     }
     /* the sequence numbers of every message of the operation */
     tide_ctx_reduce_init(&d->ra, d->lc);
-    tide_context_claim_init(&d->claim);
     if (c->is_inter) {
         tide_ctx_reduce_init(&d->rb, d->lc);
         d->seq_x = c->coll_seq++;
     }
+    tide_ctx_agreement_begin(&d->ag, tide_ctx_reduce_key(&d->ra), true);
     d->phase = PH_A_START;
     if (!hook_installed) {
         tide_progress_register(idup_progress);

@@ -27,21 +27,47 @@
  * nothing. Disjoint groups agree only among their members, and each
  * process checks only its own bitmap, so they never interfere.
  *
- * While an offer is out, the free bits in it are claimed, and another
- * agreement of this process running at once (MPI_THREAD_MULTIPLE, a
- * pending MPI_Comm_idup) offers only bits nobody has claimed. No two
- * agreements can then choose the same id, and none has to wait for
- * another: an agreement whose other members are busy elsewhere (say in a
- * blocking MPI_Comm_dup of another communicator, or an
+ * Agreements of one process can run at the same time (MPI_THREAD_MULTIPLE,
+ * pending MPI_Comm_idup requests), so each registers for its duration and
+ * claims the free bits of its offer until its round ends. None ever waits
+ * for another: an agreement whose other members are busy elsewhere (say in
+ * a blocking MPI_Comm_dup of another communicator, or an
  * MPI_Comm_create_group, that this process must join before they come
- * back to it) cannot stop this process from taking part in theirs. When
+ * back to it) may hold its claim indefinitely, and the agreements this
+ * process must finish meanwhile have to find ids without it. So an
+ * agreement offers the free bits that others have not claimed; when such
  * claims make the members' windows miss each other, the round finds
- * nothing and the next one starts at the combined (higher) window, where
- * they meet. The claim is given back when the round ends; only the
- * chosen id is then reserved.
+ * nothing and the next one starts at the combined (higher) window, past
+ * the claim that stays.
  *
- * The lowest word that may hold a free, unclaimed bit is remembered, so
- * finding a member's window costs nothing when the low ids are all used.
+ * Claims alone let two agreements that cross (each started first at some
+ * of their common members) push each other's windows up every round
+ * until the ids run out, so they give way by key: a key names the
+ * agreement the same way at every member (its communicator's context and
+ * collective sequence number). An offer made while another agreement is
+ * registered in the process is "shared", and an agreement with a lower
+ * key offers the bits of a higher one's shared offer as if unclaimed.
+ * The agreement with the lowest key among those crossing is then held
+ * back at a member only by an offer made there before it registered (not
+ * shared), whose round ends; after that it meets only used ids and ids
+ * held by confirmations (one each), as if it were alone, and ends. The
+ * others are pushed up only while it runs, then the next lowest goes,
+ * and so on: windows climb past a bounded number of claims, not round
+ * after round. An id found by rounds whose offers were shared anywhere (the
+ * combined offer says so) may have been offered by a lower key too, so
+ * it is confirmed by one more round: each member offers the id alone if
+ * no other agreement has used it, claimed it in a way this one must
+ * respect, or confirmed it, and holds it against the others until the
+ * round ends; an id not confirmed everywhere is sought again from the
+ * same floor. Two agreements of one process never both take an id: one
+ * found without a confirmation was claimed by an offer that nobody could
+ * take (not shared), and of two confirmations of one id, the later sees
+ * the earlier's hold, while the higher key sees the lower's claim.
+ * Without concurrent agreements nothing is shared and an agreement costs
+ * one reduction per round.
+ *
+ * The lowest word that may hold a free bit is remembered, so finding a
+ * member's window costs nothing when the low ids are all used.
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
@@ -57,9 +83,9 @@
 #define NSLOTS (TIDE_CONTEXT_MAX / 2)
 
 static uint64_t used[NWORDS];
-static uint64_t claimed[NWORDS];
-static uint32_t hint;   /* no word below it has a free, unclaimed bit */
+static uint32_t hint;   /* no word below it has a free bit */
 static unsigned nused;
+static struct tide_ctx_claim *agreements; /* registered in this process */
 
 void tide_context_reserve(uint32_t id)
 {
@@ -93,10 +119,12 @@ int tide_context_is_free(uint32_t id)
     return i < NSLOTS && !(used[i / 64] & (1ull << (i % 64)));
 }
 
+static uint64_t taken_for(const struct tide_ctx_claim *me, uint32_t w);
+
 void tide_context_free_mask(uint64_t *mask, int words)
 {
     for (int w = 0; w < words; w++)
-        mask[w] = w < (int)NWORDS ? ~(used[w] | claimed[w]) : 0;
+        mask[w] = w < (int)NWORDS ? ~taken_for(NULL, (uint32_t)w) : 0;
 }
 
 uint32_t tide_context_lowest(const uint64_t *mask, int words)
@@ -114,41 +142,83 @@ unsigned tide_context_in_use(void)
 
 /* ---- offers ---- */
 
-static uint64_t free_word(uint32_t w)
+/* May agreement me offer (or confirm) what c claims? Only c's shared
+ * bits, and only if me has the lower key: c then confirms what it finds
+ * and gives way to me. */
+static bool may_take(const struct tide_ctx_claim *me, const struct tide_ctx_claim *c)
 {
-    return ~(used[w] | claimed[w]);
+    return me && c->shared && c->key > me->key;
 }
 
-/* Lowest word >= floor with a free, unclaimed bit, or NWORDS. */
-static uint32_t lowest_word(uint32_t floor_word)
+/* The bits of word w that agreement me must not offer (me NULL: that no
+ * agreement may take): used, or claimed or being confirmed by another. */
+static uint64_t taken_for(const struct tide_ctx_claim *me, uint32_t w)
+{
+    uint64_t t = used[w];
+    for (const struct tide_ctx_claim *c = agreements; c; c = c->next) {
+        if (c == me)
+            continue;
+        if (c->lock != TIDE_CONTEXT_NONE && c->lock / 128 == w)
+            t |= 1ull << (c->lock / 2 % 64);
+        if (c->held && w >= c->start && w - c->start < TIDE_CONTEXT_WINDOW && !may_take(me, c))
+            t |= c->bits[w - c->start];
+    }
+    return t;
+}
+
+/* Lowest word >= floor with a bit agreement me may offer, or NWORDS. */
+static uint32_t lowest_word(const struct tide_ctx_claim *me, uint32_t floor_word)
 {
     uint32_t w = floor_word > hint ? floor_word : hint;
-    while (w < NWORDS && !free_word(w))
+    while (w < NWORDS && used[w] == ~0ull)
         w++;
     if (floor_word <= hint)
         hint = w;
+    while (w < NWORDS && taken_for(me, w) == ~0ull)
+        w++;
     return w;
 }
 
-void tide_context_claim_init(struct tide_ctx_claim *cl)
+void tide_context_claim_init(struct tide_ctx_claim *cl, uint64_t key)
 {
     memset(cl, 0, sizeof *cl);
+    cl->key = key;
+    cl->lock = TIDE_CONTEXT_NONE;
+    cl->registered = true;
+    cl->next = agreements;
+    agreements = cl;
 }
 
 void tide_context_offer(uint32_t floor_word, struct tide_ctx_offer *o, struct tide_ctx_claim *cl)
 {
     tide_context_unclaim(cl);
     memset(o, 0, sizeof *o);
+    uint32_t w = lowest_word(cl, floor_word);
+    bool others = false;
+    for (const struct tide_ctx_claim *c = agreements; c && !others; c = c->next)
+        others = c != cl;
     cl->held = true;
-    uint32_t w = lowest_word(floor_word);
-    o->start = w;
+    cl->shared = others;
     cl->start = w;
+    o->start = w;
+    o->shared = others;
     for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++) {
-        uint64_t f = w + j < NWORDS ? free_word(w + j) : 0;
+        uint64_t f = w + j < NWORDS ? ~taken_for(cl, w + j) : 0;
         o->mask[j] = f;
         cl->bits[j] = f;
-        if (f)
-            claimed[w + j] |= f;
+    }
+}
+
+void tide_context_offer_confirm(uint32_t id, struct tide_ctx_offer *o, struct tide_ctx_claim *cl)
+{
+    tide_context_unclaim(cl);
+    memset(o, 0, sizeof *o);
+    uint32_t w = id / 128;
+    o->start = w;
+    uint64_t bit = 1ull << (id / 2 % 64);
+    if (w < NWORDS && !(taken_for(cl, w) & bit)) {
+        o->mask[0] = bit;
+        cl->lock = id;
     }
 }
 
@@ -163,22 +233,24 @@ void tide_context_offer_any(uint32_t floor_word, struct tide_ctx_offer *o)
 
 void tide_context_unclaim(struct tide_ctx_claim *cl)
 {
-    if (!cl->held)
-        return;
     cl->held = false;
-    for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++) {
-        if (!cl->bits[j])
-            continue;
-        claimed[cl->start + j] &= ~cl->bits[j];
-        cl->bits[j] = 0;
-    }
-    if (cl->start < hint)
-        hint = cl->start;
+    cl->shared = false;
+    cl->lock = TIDE_CONTEXT_NONE;
+    memset(cl->bits, 0, sizeof cl->bits);
 }
 
 void tide_context_claim_end(struct tide_ctx_claim *cl)
 {
     tide_context_unclaim(cl);
+    if (!cl->registered)
+        return;
+    for (struct tide_ctx_claim **pp = &agreements; *pp; pp = &(*pp)->next)
+        if (*pp == cl) {
+            *pp = cl->next;
+            break;
+        }
+    cl->registered = false;
+    cl->next = NULL;
 }
 
 static uint64_t word_of(const struct tide_ctx_offer *o, uint32_t w)
@@ -188,15 +260,19 @@ static uint64_t word_of(const struct tide_ctx_offer *o, uint32_t w)
 
 void tide_context_combine(struct tide_ctx_offer *acc, const struct tide_ctx_offer *in)
 {
+    uint32_t shared = acc->shared | in->shared;
     if (in->any) {
         if (acc->any && in->start > acc->start)
             acc->start = in->start;
+        acc->shared = shared;
         return;
     }
     if (acc->any) {
         *acc = *in;
+        acc->shared = shared;
         return;
     }
+    acc->shared = shared;
     uint32_t s = acc->start > in->start ? acc->start : in->start;
     uint64_t m[TIDE_CONTEXT_WINDOW];
     for (uint32_t j = 0; j < TIDE_CONTEXT_WINDOW; j++)
@@ -435,41 +511,111 @@ int tide_ctx_reduce_wait(struct tide_ctx_reduce *r)
     return r->stage == RS_ERROR ? r->err : MPI_SUCCESS;
 }
 
+uint64_t tide_ctx_key(uint32_t ctx, uint32_t seq)
+{
+    return (uint64_t)ctx << 33 | seq;
+}
+
+uint64_t tide_ctx_reduce_key(const struct tide_ctx_reduce *r)
+{
+    /* a fixed tag (MPI_Comm_create_group) apart from sequence numbers */
+    return r->fixed_tag ? tide_ctx_key(r->ctx, 0) | 1ull << 32 | (uint32_t)r->tag : tide_ctx_key(r->ctx, r->seq);
+}
+
+/* ---- an agreement's rounds ---- */
+
+void tide_ctx_agreement_begin(struct tide_ctx_agreement *a, uint64_t key, bool member)
+{
+    memset(a, 0, sizeof *a);
+    a->member = member;
+    a->cand = TIDE_CONTEXT_NONE;
+    a->cl.lock = TIDE_CONTEXT_NONE;
+    if (member)
+        tide_context_claim_init(&a->cl, key);
+}
+
+void tide_ctx_agreement_offer(struct tide_ctx_agreement *a, struct tide_ctx_offer *o)
+{
+    if (a->confirming) {
+        if (a->member)
+            tide_context_offer_confirm(a->cand, o, &a->cl);
+        else
+            tide_context_offer_any(a->cand / 128, o);
+    } else if (a->member) {
+        tide_context_offer(a->floor, o, &a->cl);
+    } else {
+        tide_context_offer_any(a->floor, o);
+    }
+}
+
+int tide_ctx_agreement_outcome(const struct tide_ctx_agreement *a, const struct tide_ctx_offer *o, uint32_t *id,
+                               uint32_t *floor_word)
+{
+    *id = tide_context_pick(o);
+    *floor_word = a->floor;
+    if (a->confirming) /* confirmed at every member, or found again from the same floor */
+        return *id != TIDE_CONTEXT_NONE ? TIDE_CTX_DONE : TIDE_CTX_AGAIN;
+    if (*id != TIDE_CONTEXT_NONE)
+        return o->shared ? TIDE_CTX_CONFIRM : TIDE_CTX_DONE;
+    *floor_word = tide_context_next_floor(o, a->floor);
+    return *floor_word == TIDE_CONTEXT_NONE ? TIDE_CTX_EXHAUSTED : TIDE_CTX_AGAIN;
+}
+
+int tide_ctx_agreement_next(struct tide_ctx_agreement *a, int outcome, uint32_t id, uint32_t floor_word)
+{
+    tide_context_unclaim(&a->cl);
+    switch (outcome) {
+    case TIDE_CTX_DONE:
+        tide_context_claim_end(&a->cl);
+        if (a->member)
+            tide_context_reserve(id);
+        break;
+    case TIDE_CTX_CONFIRM:
+        a->confirming = true;
+        a->cand = id;
+        break;
+    case TIDE_CTX_AGAIN:
+        a->confirming = false;
+        a->floor = floor_word;
+        break;
+    default:
+        tide_context_claim_end(&a->cl);
+        break;
+    }
+    return outcome;
+}
+
+void tide_ctx_agreement_end(struct tide_ctx_agreement *a)
+{
+    tide_context_claim_end(&a->cl);
+}
+
 /* ---- blocking agreements ---- */
 
 static int agree(struct tide_ctx_reduce *r, bool member, uint32_t *id)
 {
-    uint32_t floor_word = 0;
-    struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl);
+    struct tide_ctx_agreement ag;
+    tide_ctx_agreement_begin(&ag, tide_ctx_reduce_key(r), member);
     for (;;) {
         struct tide_ctx_offer o;
-        if (member)
-            tide_context_offer(floor_word, &o, &cl);
-        else
-            tide_context_offer_any(floor_word, &o);
+        tide_ctx_agreement_offer(&ag, &o);
         tide_ctx_reduce_start(r, &o);
         int rc = tide_ctx_reduce_wait(r);
-        tide_context_unclaim(&cl);
         if (rc != MPI_SUCCESS) {
-            tide_context_claim_end(&cl);
+            tide_ctx_agreement_end(&ag);
             return rc;
         }
-        uint32_t pick = tide_context_pick(&r->acc);
-        if (pick != TIDE_CONTEXT_NONE) {
-            tide_context_claim_end(&cl);
-            if (member)
-                tide_context_reserve(pick);
+        uint32_t pick, floor_word;
+        int k = tide_ctx_agreement_outcome(&ag, &r->acc, &pick, &floor_word);
+        k = tide_ctx_agreement_next(&ag, k, pick, floor_word);
+        if (k == TIDE_CTX_DONE) {
             *id = pick;
             return MPI_SUCCESS;
         }
-        floor_word = tide_context_next_floor(&r->acc, floor_word);
-        if (floor_word == TIDE_CONTEXT_NONE) {
-            tide_context_claim_end(&cl);
+        if (k == TIDE_CTX_EXHAUSTED)
             return tide_err(MPI_ERR_INTERN,
                             "no context id is free at every member of the group (%u in use by this process)",
                             nused);
-        }
     }
 }
 

@@ -43,42 +43,54 @@ unsigned tide_context_in_use(void);
  * word `start`: bit b of mask[j] set means id 2*(64*(start+j)+b) is free
  * at every contributor combined into it. Bits outside the window count
  * as not free. `any` marks the offer of a process that will not use the
- * id (it constrains nothing). */
+ * id (it constrains nothing); `shared` that some contributor made its
+ * offer while another agreement was under way in its process (the id
+ * found must then be confirmed, see context.c). */
 #define TIDE_CONTEXT_WINDOW 8
 
 struct tide_ctx_offer {
     uint32_t start;
     uint32_t any;
-    uint32_t pad[2];
+    uint32_t shared;
+    uint32_t pad;
     uint64_t mask[TIDE_CONTEXT_WINDOW];
 };
 
-/* One agreement's claim on this process's bitmap. The free bits an
- * agreement offers are claimed until its round ends, and an agreement
- * offers only bits no other one has claimed, so agreements running at
- * once in one process (other threads, pending MPI_Comm_idup requests)
- * never choose the same id, and none waits for another: each can finish
- * whatever the others are waiting for. */
+/* One agreement's claim on this process's bitmap, from its start to its
+ * end (agreements of other threads and pending MPI_Comm_idup requests
+ * run at the same time). The free bits of its offer stay claimed until
+ * its round ends; a confirmation holds the one id it confirms. Another
+ * agreement offers neither, except that an agreement with a lower key
+ * also offers the bits of a higher one's shared offer (made while
+ * another agreement was registered). The key names the agreement the
+ * same way at every member. */
 struct tide_ctx_claim {
+    struct tide_ctx_claim *next; /* the agreements registered in this process */
+    uint64_t key;
+    bool registered;
     bool held;     /* the bits below are claimed */
+    bool shared;   /* they were offered as shared */
     uint32_t start;
     uint64_t bits[TIDE_CONTEXT_WINDOW];
+    uint32_t lock; /* the id being confirmed, or TIDE_CONTEXT_NONE */
 };
 
-/* Start an agreement's claim (nothing held). */
-void tide_context_claim_init(struct tide_ctx_claim *cl);
-
+/* Register an agreement under key (nothing claimed yet). */
+void tide_context_claim_init(struct tide_ctx_claim *cl, uint64_t key);
 /* This process's offer for a round: the window at the lowest word
- * >= floor_word that has an id neither used nor claimed by another
- * agreement, those free bits claimed. */
+ * >= floor_word that has an id usable by this agreement (not used, not
+ * claimed or confirmed by another agreement it must leave alone), those
+ * bits claimed; shared when another agreement is registered. */
 void tide_context_offer(uint32_t floor_word, struct tide_ctx_offer *o, struct tide_ctx_claim *cl);
-
+/* The offer confirming id: the id alone if this agreement may still take
+ * it here (then held until unclaimed), else nothing, in id's word. */
+void tide_context_offer_confirm(uint32_t id, struct tide_ctx_offer *o, struct tide_ctx_claim *cl);
 /* The offer of a process that takes part without using the id. */
 void tide_context_offer_any(uint32_t floor_word, struct tide_ctx_offer *o);
-/* Give back what tide_context_offer claimed (after the round's decision,
+/* Give back what the last offer claimed (after the round's decision,
  * whatever it was; reserve the chosen id separately). */
 void tide_context_unclaim(struct tide_ctx_claim *cl);
-/* The agreement is over (decided or failed): unclaim. */
+/* The agreement is over (decided or failed): unclaim and unregister. */
 void tide_context_claim_end(struct tide_ctx_claim *cl);
 /* acc = acc combined with in (commutative and associative). */
 void tide_context_combine(struct tide_ctx_offer *acc, const struct tide_ctx_offer *in);
@@ -87,6 +99,44 @@ uint32_t tide_context_pick(const struct tide_ctx_offer *o);
 /* Where the next round starts after an offer with nothing free; returns
  * TIDE_CONTEXT_NONE when the ids are exhausted. */
 uint32_t tide_context_next_floor(const struct tide_ctx_offer *o, uint32_t floor_word);
+
+/* ---- an agreement's rounds ----
+ *
+ * What every member of an agreement keeps: its claim, the floor of its
+ * rounds, and whether the next round confirms a candidate. Each round,
+ * every member offers tide_ctx_agreement_offer; the combined offer gives
+ * the outcome (the same at every member), which every member applies. */
+enum {
+    TIDE_CTX_AGAIN,     /* another round (from the floor returned) */
+    TIDE_CTX_CONFIRM,   /* the id found is confirmed by the next round */
+    TIDE_CTX_DONE,      /* the id is agreed */
+    TIDE_CTX_EXHAUSTED, /* no id is free at every member */
+};
+
+struct tide_ctx_agreement {
+    struct tide_ctx_claim cl;
+    bool member;     /* this process uses the id */
+    bool confirming; /* the next round confirms cand */
+    uint32_t floor;
+    uint32_t cand;
+};
+
+/* Start (member: registers the claim; key as for tide_context_claim_init). */
+void tide_ctx_agreement_begin(struct tide_ctx_agreement *a, uint64_t key, bool member);
+/* This process's offer for the next round. */
+void tide_ctx_agreement_offer(struct tide_ctx_agreement *a, struct tide_ctx_offer *o);
+/* The outcome of a round whose combined offer is o: TIDE_CTX_*, with the
+ * id (DONE, CONFIRM) or the next floor (AGAIN). */
+int tide_ctx_agreement_outcome(const struct tide_ctx_agreement *a, const struct tide_ctx_offer *o, uint32_t *id,
+                               uint32_t *floor_word);
+/* Apply an outcome; returns it. DONE reserves the id (member) and ends
+ * the agreement, EXHAUSTED ends it. */
+int tide_ctx_agreement_next(struct tide_ctx_agreement *a, int outcome, uint32_t id, uint32_t floor_word);
+/* End an agreement early (an error). */
+void tide_ctx_agreement_end(struct tide_ctx_agreement *a);
+/* A key for an agreement run by messages on context ctx under collective
+ * sequence number seq. */
+uint64_t tide_ctx_key(uint32_t ctx, uint32_t seq);
 
 /* ---- reducing offers over a group (nonblocking) ----
  *
@@ -129,6 +179,8 @@ void tide_ctx_reduce_start(struct tide_ctx_reduce *r, const struct tide_ctx_offe
 int tide_ctx_reduce_test(struct tide_ctx_reduce *r);
 /* Run the round to its end; MPI_SUCCESS or an error code. */
 int tide_ctx_reduce_wait(struct tide_ctx_reduce *r);
+/* The key of the agreement whose rounds r runs. */
+uint64_t tide_ctx_reduce_key(const struct tide_ctx_reduce *r);
 /* ---- blocking agreements ---- */
 
 /* Collective over intracommunicator c (an intercommunicator: over its

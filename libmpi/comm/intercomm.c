@@ -155,10 +155,10 @@ static int share_outcome(struct tide_comm *lc, int leader, int *code, struct out
 /* ---- the two-group agreement ---- */
 
 struct decision {
-    int32_t status; /* MPI_SUCCESS or the class of the leader's failure */
-    uint32_t id;    /* the id, or TIDE_CONTEXT_NONE: another round from floor */
-    uint32_t floor;
-    uint32_t pad;
+    int32_t status;  /* MPI_SUCCESS or the class of the leader's failure */
+    uint32_t id;     /* the id found (TIDE_CTX_DONE, TIDE_CTX_CONFIRM) */
+    uint32_t floor;  /* where another round starts (TIDE_CTX_AGAIN) */
+    uint32_t outcome;
 };
 
 int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, bool member,
@@ -166,52 +166,44 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
 {
     struct tide_ctx_reduce r;
     tide_ctx_reduce_init(&r, lc);
-    uint32_t floor_word = 0;
-    struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl);
+    /* keyed by this group's local communicator: the other group's key
+     * differs, so against other agreements the two groups may give way
+     * in different orders; that can cost rounds, never a shared id */
+    struct tide_ctx_agreement ag;
+    tide_ctx_agreement_begin(&ag, tide_ctx_reduce_key(&r), member);
     for (;;) {
         struct tide_ctx_offer o;
-        if (member)
-            tide_context_offer(floor_word, &o, &cl);
-        else
-            tide_context_offer_any(floor_word, &o);
+        tide_ctx_agreement_offer(&ag, &o);
         tide_ctx_reduce_start(&r, &o);
         int rc = tide_ctx_reduce_wait(&r);
-        struct decision d = {0, TIDE_CONTEXT_NONE, 0, 0};
+        struct decision d = {0, TIDE_CONTEXT_NONE, 0, TIDE_CTX_AGAIN};
         int lrc = MPI_SUCCESS; /* the leader's own error, with its message */
         if (rc == MPI_SUCCESS && lc->rank == leader) {
             struct tide_ctx_offer theirs;
             lrc = chan->xchg(chan->arg, &r.acc, sizeof r.acc, &theirs, sizeof theirs);
             if (lrc == MPI_SUCCESS) {
                 tide_context_combine(&theirs, &r.acc);
-                d.id = tide_context_pick(&theirs);
-                if (d.id == TIDE_CONTEXT_NONE) {
-                    d.floor = tide_context_next_floor(&theirs, floor_word);
-                    if (d.floor == TIDE_CONTEXT_NONE)
-                        lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
-                }
+                d.outcome = (uint32_t)tide_ctx_agreement_outcome(&ag, &theirs, &d.id, &d.floor);
+                if (d.outcome == TIDE_CTX_EXHAUSTED)
+                    lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
             }
             if (lrc != MPI_SUCCESS)
                 d.status = tide_error_class_of(lrc);
         }
         if (rc == MPI_SUCCESS)
             rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
-        tide_context_unclaim(&cl);
-        if (rc != MPI_SUCCESS || d.status != 0 || d.id != TIDE_CONTEXT_NONE)
-            tide_context_claim_end(&cl);
+        if (rc != MPI_SUCCESS || d.status != 0)
+            tide_ctx_agreement_end(&ag);
         if (rc != MPI_SUCCESS)
             return rc;
         if (d.status != 0)
             return lc->rank == leader ? lrc
                                       : tide_err(d.status, "the group's leader (rank %d) could not agree on a "
                                                            "context id with the other group", leader);
-        if (d.id != TIDE_CONTEXT_NONE) {
-            if (member)
-                tide_context_reserve(d.id);
+        if (tide_ctx_agreement_next(&ag, (int)d.outcome, d.id, d.floor) == TIDE_CTX_DONE) {
             *id = d.id;
             return MPI_SUCCESS;
         }
-        floor_word = d.floor;
     }
 }
 

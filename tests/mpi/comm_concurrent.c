@@ -10,7 +10,11 @@
  * blocking creations run on other communicators (MPI_Comm_dup of another
  * communicator, MPI_Comm_create_group), half the ranks starting the idup
  * first and half last: the nonblocking agreement must not keep the
- * blocking ones from ending. Last, under MPI_THREAD_MULTIPLE, two threads
+ * blocking ones from ending. Then every rank keeps MPI_Comm_idup of three
+ * communicators pending at once, started in an order that differs from
+ * rank to rank and from round to round (agreements that cross, each
+ * started first somewhere): they must all end, on ids free at every
+ * member, however many rounds are run. Last, under MPI_THREAD_MULTIPLE, two threads
  * of every process each duplicate their own communicator in a loop
  * (agreements of one process running at the same time).
  */
@@ -141,6 +145,33 @@ static void pending_idup(void)
     MPI_Comm_free(&other);
 }
 
+/* Pending idups of three communicators, started in rotated orders (and
+ * reversed at every other rank); many rounds, so that agreements that
+ * get in each other's way would run out of ids. */
+static void crossing_idups(void)
+{
+    MPI_Comm base[3], d[3];
+    MPI_Request req[3];
+    for (int k = 0; k < 3; k++)
+        CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &base[k]));
+    for (int round = 0; round < 200; round++) {
+        for (int j = 0; j < 3; j++) {
+            int k = (j + rank + round) % 3;
+            if ((rank + round) % 2)
+                k = 2 - k;
+            CHECK_OK(MPI_Comm_idup(base[k], &d[k], &req[k]));
+        }
+        CHECK_OK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+        for (int k = 0; k < 3; k++) {
+            if (round % 50 == 0)
+                check_comm(d[k], 800 + 10 * (round / 50) + k);
+            MPI_Comm_free(&d[k]);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        MPI_Comm_free(&base[k]);
+}
+
 static void *thread_main(void *arg)
 {
     MPI_Comm mine = *(MPI_Comm *)arg;
@@ -188,6 +219,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&w[k]);
     MPI_Comm_free(&part);
     pending_idup();
+    crossing_idups();
     if (provided == MPI_THREAD_MULTIPLE) {
         MPI_Comm t[2];
         MPI_Comm_dup(MPI_COMM_WORLD, &t[0]);

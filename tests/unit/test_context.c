@@ -3,7 +3,9 @@
  * the bitmap (reserve, release, fixed ids, counts, the old mask
  * interface), offers and their combination (commutative, associative,
  * an "anything" offer constrains nothing), picking and the next floor,
- * claims that keep two agreements of one process apart, and whole
+ * claims that keep agreements of one process apart (shared offers that a
+ * lower key may take too, confirmations and their hold), the rounds of
+ * one agreement (confirming, again from the same floor), and whole
  * agreements among simulated members (each member's bitmap installed in
  * turn) that must end on an id free at every member: identical members,
  * far-apart members, random ones, exhaustion, and a hundred thousand ids
@@ -95,31 +97,64 @@ static void test_offer_pick(void **state)
     reset();
     struct tide_ctx_offer o;
     struct tide_ctx_claim cl;
-    tide_context_claim_init(&cl);
+    tide_context_claim_init(&cl, 10);
     tide_context_offer(0, &o, &cl);
     assert_int_equal(o.start, 0);
     assert_int_equal(o.any, 0);
+    assert_int_equal(o.shared, 0); /* no other agreement registered */
     assert_int_equal(tide_context_pick(&o), TIDE_CONTEXT_FIXED_END);
     /* claimed: another agreement does not see those ids */
     uint64_t mask[1];
     tide_context_free_mask(mask, 1);
     assert_int_equal(mask[0], 0);
     /* another agreement meanwhile: it offers only unclaimed ids (the
-     * first window is all claimed, so its offer starts after it) */
+     * first window is all claimed, so its offer starts after it), and
+     * its offer is shared */
     struct tide_ctx_offer o2;
     struct tide_ctx_claim cl2;
-    tide_context_claim_init(&cl2);
+    tide_context_claim_init(&cl2, 20);
     tide_context_offer(0, &o2, &cl2);
     assert_int_equal(o2.start, TIDE_CONTEXT_WINDOW);
-    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_WINDOW * 64 * 2);
-    /* a third one above a floor: the ids of neither */
+    assert_int_equal(o2.shared, 1);
+    uint32_t w2 = TIDE_CONTEXT_WINDOW * 64 * 2; /* the first id of that window */
+    assert_int_equal(tide_context_pick(&o2), w2);
+    /* a lower key: the first offer was not shared, so it stays out of
+     * it; the second one's bits it offers as well */
     struct tide_ctx_offer o3;
     struct tide_ctx_claim cl3;
-    tide_context_claim_init(&cl3);
-    tide_context_offer(3, &o3, &cl3);
-    assert_int_equal(o3.start, 2 * TIDE_CONTEXT_WINDOW);
+    tide_context_claim_init(&cl3, 5);
+    tide_context_offer(0, &o3, &cl3);
+    assert_int_equal(o3.start, TIDE_CONTEXT_WINDOW);
+    assert_int_equal(tide_context_pick(&o3), w2);
+    /* a higher key than both: past both claims */
+    struct tide_ctx_offer o4;
+    struct tide_ctx_claim cl4;
+    tide_context_claim_init(&cl4, 30);
+    tide_context_offer(3, &o4, &cl4);
+    assert_int_equal(o4.start, 2 * TIDE_CONTEXT_WINDOW);
+    tide_context_claim_end(&cl4);
+    /* both find w2: the higher key's confirmation fails while the lower
+     * one claims it, the lower one's succeeds and holds it */
+    tide_context_offer_confirm(w2, &o2, &cl2);
+    assert_int_equal(o2.start, w2 / 128);
+    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_NONE);
+    tide_context_offer_confirm(w2, &o3, &cl3);
+    assert_int_equal(tide_context_pick(&o3), w2);
+    /* held: the higher key's confirmation fails again, its next offer
+     * leaves it out */
+    tide_context_offer_confirm(w2, &o2, &cl2);
+    assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_NONE);
+    tide_context_offer(0, &o2, &cl2);
+    assert_int_equal(o2.start, TIDE_CONTEXT_WINDOW);
+    assert_int_equal(tide_context_pick(&o2), w2 + 2);
+    /* the hold keeps it from every other agreement */
+    tide_context_unclaim(&cl2);
+    uint64_t wm[TIDE_CONTEXT_WINDOW + 1];
+    tide_context_free_mask(wm, TIDE_CONTEXT_WINDOW + 1);
+    assert_int_equal(wm[TIDE_CONTEXT_WINDOW], ~1ull);
     /* a member whose window was claimed meets the others a round later:
-     * the combined offer is empty and the next floor is its window */
+     * the combined offer is empty and the next floor is its window; a
+     * shared offer makes the combination shared */
     struct tide_ctx_offer acc;
     tide_context_offer_any(0, &acc);
     struct tide_ctx_offer other;
@@ -127,18 +162,22 @@ static void test_offer_pick(void **state)
     for (int j = 0; j < TIDE_CONTEXT_WINDOW; j++)
         other.mask[j] = ~0ull;
     tide_context_combine(&acc, &other);
+    assert_int_equal(acc.shared, 0);
+    tide_context_offer(0, &o2, &cl2);
     tide_context_combine(&acc, &o2);
+    assert_int_equal(acc.shared, 1);
     assert_int_equal(tide_context_pick(&acc), TIDE_CONTEXT_NONE);
     assert_int_equal(tide_context_next_floor(&acc, 0), TIDE_CONTEXT_WINDOW);
-    /* claims given back: the low ids are offered again */
+    /* claims given back: the low ids are offered again, not shared when
+     * the agreement is alone */
     tide_context_claim_end(&cl3);
     tide_context_claim_end(&cl2);
     tide_context_unclaim(&cl);
-    tide_context_offer(0, &o2, &cl2);
+    tide_context_offer(0, &o2, &cl);
     assert_int_equal(o2.start, 0);
+    assert_int_equal(o2.shared, 0);
     assert_int_equal(tide_context_pick(&o2), TIDE_CONTEXT_FIXED_END);
-    tide_context_claim_end(&cl2);
-    tide_context_claim_end(&cl);
+    tide_context_unclaim(&cl);
     tide_context_free_mask(mask, 1);
     assert_int_equal(tide_context_lowest(mask, 1), TIDE_CONTEXT_FIXED_END);
     /* a floor above the low free ids */
@@ -164,6 +203,73 @@ static void test_offer_pick(void **state)
     tide_context_offer_any(7, &any);
     assert_int_equal(any.any, 1);
     assert_int_equal(tide_context_pick(&any), 7 * 64 * 2);
+    tide_context_claim_end(&cl);
+    reset();
+}
+
+/* The rounds of one agreement as its members see them. */
+static void test_agreement_rounds(void **state)
+{
+    (void)state;
+    reset();
+    struct tide_ctx_agreement a;
+    struct tide_ctx_offer o, acc;
+    uint32_t id, floor_word;
+    /* alone: one round, the id reserved */
+    tide_ctx_agreement_begin(&a, tide_ctx_key(100, 1), true);
+    tide_ctx_agreement_offer(&a, &o);
+    assert_int_equal(o.shared, 0);
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &o, &id, &floor_word), TIDE_CTX_DONE);
+    assert_int_equal(tide_ctx_agreement_next(&a, TIDE_CTX_DONE, id, floor_word), TIDE_CTX_DONE);
+    assert_int_equal(id, TIDE_CONTEXT_FIXED_END);
+    assert_false(tide_context_is_free(id));
+    /* another member's offer was shared: the id is confirmed first */
+    tide_ctx_agreement_begin(&a, tide_ctx_key(100, 2), true);
+    tide_ctx_agreement_offer(&a, &o);
+    acc = o;
+    acc.shared = 1;
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &acc, &id, &floor_word), TIDE_CTX_CONFIRM);
+    assert_int_equal(id, TIDE_CONTEXT_FIXED_END + 2);
+    tide_ctx_agreement_next(&a, TIDE_CTX_CONFIRM, id, floor_word);
+    assert_true(tide_context_is_free(id));
+    tide_ctx_agreement_offer(&a, &o);
+    assert_int_equal(tide_context_pick(&o), id);
+    /* not confirmed at another member: again from the same floor */
+    acc = o;
+    acc.mask[0] = 0;
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &acc, &id, &floor_word), TIDE_CTX_AGAIN);
+    assert_int_equal(floor_word, 0);
+    tide_ctx_agreement_next(&a, TIDE_CTX_AGAIN, id, floor_word);
+    tide_ctx_agreement_offer(&a, &o);
+    assert_int_equal(o.start, 0);
+    assert_int_equal(tide_context_pick(&o), TIDE_CONTEXT_FIXED_END + 2);
+    acc = o;
+    acc.shared = 1;
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &acc, &id, &floor_word), TIDE_CTX_CONFIRM);
+    tide_ctx_agreement_next(&a, TIDE_CTX_CONFIRM, id, floor_word);
+    tide_ctx_agreement_offer(&a, &o);
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &o, &id, &floor_word), TIDE_CTX_DONE);
+    tide_ctx_agreement_next(&a, TIDE_CTX_DONE, id, floor_word);
+    assert_int_equal(id, TIDE_CONTEXT_FIXED_END + 2);
+    assert_false(tide_context_is_free(id));
+    /* nothing in common: the next floor */
+    tide_ctx_agreement_begin(&a, tide_ctx_key(100, 3), true);
+    tide_ctx_agreement_offer(&a, &o);
+    memset(acc.mask, 0, sizeof acc.mask);
+    acc.start = 0;
+    acc.any = 0;
+    acc.shared = 0;
+    assert_int_equal(tide_ctx_agreement_outcome(&a, &acc, &id, &floor_word), TIDE_CTX_AGAIN);
+    assert_int_equal(floor_word, TIDE_CONTEXT_WINDOW);
+    tide_ctx_agreement_end(&a);
+    /* a member that takes no part registers nothing */
+    tide_ctx_agreement_begin(&a, tide_ctx_key(100, 4), false);
+    tide_ctx_agreement_offer(&a, &o);
+    assert_int_equal(o.any, 1);
+    uint64_t mask[1];
+    tide_context_free_mask(mask, 1);
+    assert_int_equal(tide_context_lowest(mask, 1), TIDE_CONTEXT_FIXED_END + 4);
+    tide_ctx_agreement_end(&a);
     reset();
 }
 
@@ -270,12 +376,13 @@ static uint32_t simulate(struct member *m, int n, int *rounds)
         for (int i = 0; i < n; i++) {
             struct tide_ctx_offer o;
             struct tide_ctx_claim cl;
-            tide_context_claim_init(&cl);
+            tide_context_claim_init(&cl, 1);
             install(&m[i]);
             if (m[i].participates) {
                 tide_context_offer(floor_word, &o, &cl);
-                tide_context_unclaim(&cl);
+                tide_context_claim_end(&cl);
             } else {
+                tide_context_claim_end(&cl);
                 tide_context_offer_any(floor_word, &o);
             }
             tide_context_combine(&acc, &o);
@@ -393,10 +500,10 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 100000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
-        tide_context_claim_init(&cl);
+        tide_context_claim_init(&cl, 1);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
-        tide_context_unclaim(&cl);
+        tide_context_claim_end(&cl);
         assert_int_not_equal(id, TIDE_CONTEXT_NONE);
         tide_context_reserve(id);
     }
@@ -405,10 +512,10 @@ static void test_many_ids(void **state)
     for (int i = 0; i < 10000; i++) {
         struct tide_ctx_offer o;
         struct tide_ctx_claim cl;
-        tide_context_claim_init(&cl);
+        tide_context_claim_init(&cl, 1);
         tide_context_offer(0, &o, &cl);
         uint32_t id = tide_context_pick(&o);
-        tide_context_unclaim(&cl);
+        tide_context_claim_end(&cl);
         tide_context_reserve(id);
         tide_context_release(id);
     }
@@ -444,6 +551,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bitmap),
         cmocka_unit_test(test_offer_pick),
+        cmocka_unit_test(test_agreement_rounds),
         cmocka_unit_test(test_combine),
         cmocka_unit_test(test_agree_simulated),
         cmocka_unit_test(test_many_ids),
