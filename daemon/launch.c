@@ -112,6 +112,16 @@ static void exec_child(struct djob *job, struct dproc *p, int app, char **env, i
         report[0] = STAGE_SETUP;
         goto fail;
     }
+    /* Nothing else of the daemon's reaches the rank: an inherited copy of
+     * a PMIx client socket keeps that connection's file alive after the
+     * server closes it, and with it a stale entry in the server's epoll
+     * set, which can swallow the events of the next connection given the
+     * same descriptor number. */
+    if (close_range(3, ~0u, CLOSE_RANGE_CLOEXEC) != 0) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
     /* the finalize pipe stays open across exec */
     fcntl(fin_fd, F_SETFD, 0);
     if (a->wdir && chdir(a->wdir) != 0) {
@@ -270,7 +280,14 @@ void tided_job_release(struct djob *job)
         if (p->fin_fd >= 0)
             close(p->fin_fd);
         p->fin_fd = -1;
-        if (p->registered)
+        /* libpmix 4.2.2 closes a connected client's socket in
+         * deregister_client but leaves its read event registered. If that
+         * runs before the server has seen the connection drop, the next
+         * client given the same descriptor number is never read and hangs
+         * in PMIx_Init. A rank that connected is cleaned up by the server
+         * itself when its connection closes; only the others are
+         * deregistered here. */
+        if (p->registered && !p->connected)
             PMIx_server_deregister_client(&p->pproc, NULL, NULL);
     }
     if (job->registered)

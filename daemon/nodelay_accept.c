@@ -2,7 +2,8 @@
  * nodelay_accept.c: libpmix 4.2 never sets TCP_NODELAY on its sockets, so
  * events the server pushes to clients wait ~40 ms for Nagle. tided defines
  * accept/accept4 itself (calling the C library's) and sets TCP_NODELAY on
- * every accepted TCP socket; libpmix's listener then uses these.
+ * every accepted TCP socket; libpmix's listener then uses these. Accepted
+ * sockets are also close-on-exec: none belongs in a rank.
  */
 #include <dlfcn.h>
 #include <netinet/in.h>
@@ -29,7 +30,7 @@ int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
     static int (*real_accept4)(int, struct sockaddr *, socklen_t *, int);
     if (!real_accept4)
         real_accept4 = (int (*)(int, struct sockaddr *, socklen_t *, int))dlsym(RTLD_NEXT, "accept4");
-    int s = real_accept4(fd, addr, len, flags);
+    int s = real_accept4(fd, addr, len, flags | SOCK_CLOEXEC);
     set_nodelay(s);
     return s;
 }
