@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <cmocka.h>
 
+#include "params.h"
 #include "runtime/api.h"
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
@@ -42,6 +43,8 @@ static int setup(void **state)
     if (tide_comm_init_predefined() != 0)
         return -1;
     tide.initialized = 1;
+    /* overlapping receive blocks are looked for under coll_check */
+    tide_config_set("coll_check", "1", TIDE_SRC_CMDLINE);
     return 0;
 }
 
