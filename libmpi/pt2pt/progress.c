@@ -69,6 +69,18 @@ int tide_progress(void)
     return n;
 }
 
+/* A pass of a waiting loop with nothing new: the transports' quick
+ * progress (the shared-memory rings, open TCP connections) and sends
+ * queued behind a full ring; the hooks (schedules, port refusals) and the
+ * rest run on the full passes, which follow any work. */
+static int progress_quick(void)
+{
+    int n = tide_transports_progress_quick();
+    if (tide_protocol_has_pending())
+        n += tide_protocol_progress();
+    return n;
+}
+
 static long now_ns(void)
 {
     struct timespec ts;
@@ -126,7 +138,10 @@ void tide_progress_until(bool (*done)(void *), void *arg)
     int idle = 0;
     long idle_since = 0;
     while (!done(arg)) {
-        if (tide_progress() > 0) {
+        /* the full progress after work, every 16th idle pass and once
+         * spinning has given way to yielding; the quick one between */
+        int n = (idle & 15) == 0 || idle >= spin_limit ? tide_progress() : progress_quick();
+        if (n > 0) {
             idle = 0;
             continue;
         }

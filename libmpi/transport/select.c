@@ -83,6 +83,15 @@ int tide_transports_progress(void)
     return n;
 }
 
+int tide_transports_progress_quick(void)
+{
+    int n = 0;
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->progress_quick)
+            n += tide_transport_list[i]->progress_quick();
+    return n;
+}
+
 void tide_transports_idle(void)
 {
     for (int i = 0; i < tide_ntransports; i++)

@@ -475,7 +475,7 @@ static void scan_slots(void)
     }
 }
 
-static int deliver_ring_count(struct inbound *in, int max)
+__attribute__((noinline)) static int deliver_ring_count(struct inbound *in, int max)
 {
     int n = 0;
     for (int k = 0; k < max; k++) {
@@ -510,7 +510,8 @@ static int shm_progress(void)
         scan_slots();
     int n = 0;
     for (int i = 0; i < me.nin; i++)
-        n += deliver_ring_count(&me.in[i], 32);
+        if (tide_ring_has_entry(&me.in[i].cons))
+            n += deliver_ring_count(&me.in[i], 32);
     return n;
 }
 
@@ -574,6 +575,7 @@ struct tide_transport tide_shm_transport = {
     .get = shm_get,
     .put = shm_put,
     .progress = shm_progress,
+    .progress_quick = shm_progress,
     .block_prepare = shm_block_prepare,
     .idle = wake_sleepers,
     .block_finish = shm_block_finish,

@@ -187,6 +187,15 @@ static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int p
 }
 
 /* True if an entry is waiting (the check before sleeping). */
+/* Is an entry (or a wrap marker) waiting? A look without side effects,
+ * for polling: the consumer has published its head when it last ran
+ * empty. */
+static inline int tide_ring_has_entry(const struct tide_ring_cons *c)
+{
+    uint64_t word = atomic_load_explicit((_Atomic uint64_t *)(c->cells + (c->head & c->mask)), memory_order_acquire);
+    return (uint32_t)(word >> 32) == (uint32_t)((c->head >> c->shift) + 1);
+}
+
 static inline int tide_ring_ready(struct tide_ring_cons *c)
 {
     size_t len;

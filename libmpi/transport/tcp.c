@@ -736,6 +736,13 @@ static int tcp_progress(void)
     return work;
 }
 
+/* Every pass of a waiting loop: only while connections are open (the
+ * listener alone is looked at by the full progress). */
+static int tcp_progress_quick(void)
+{
+    return tcp.nopen == 0 && !tcp.conns ? 0 : tcp_progress();
+}
+
 /* ---- sending ---- */
 
 static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
@@ -1009,6 +1016,7 @@ struct tide_transport tide_tcp_transport = {
     .send = tcp_send,
     .get = NULL,
     .progress = tcp_progress,
+    .progress_quick = tcp_progress_quick,
     .block_prepare = tcp_block_prepare,
     .block_finish = NULL,
     .finalize = tcp_finalize,

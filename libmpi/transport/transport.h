@@ -76,6 +76,10 @@ struct tide_transport {
                 int nremote);
     /* Poll for arrivals; returns how many messages were delivered. */
     int (*progress)(void);
+    /* Optional: the part of progress worth running on every pass of a
+     * waiting loop (cheap to call when nothing is there); the waiting loop
+     * runs the whole of progress only every few idle passes. */
+    int (*progress_quick)(void);
     /* Before sleeping: add fds to wait on and arm wake-ups. Returns the
      * number of fds added, or -1 if work is waiting (do not sleep). */
     int (*block_prepare)(struct pollfd *fds, int max);
@@ -114,6 +118,8 @@ void tide_transports_finalize(void);
 /* Choose a transport for p (fetching its card); NULL if unreachable. */
 struct tide_transport *tide_transport_for(struct tide_proc *p);
 int tide_transports_progress(void);
+/* The quick progress of the transports that have one. */
+int tide_transports_progress_quick(void);
 /* Tell the transports the caller is about to wait (their idle hooks). */
 void tide_transports_idle(void);
 /* Does any transport still hold messages that have not left? */
