@@ -7,6 +7,7 @@
 #include "runtime/attr.h"
 #include "comm/comm.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ struct keyval {
     void *extra;
     int refcount; /* 1 for the handle + 1 per attribute using it */
     int predefined;
+    int freed; /* MPI_*_free_keyval was called; the handle lives while attributes use it */
 };
 
 int (*tide_win_predefined_attr)(int win, int keyval, void *value_out, int *flag);
@@ -51,8 +53,10 @@ static void kv_release(struct keyval *kv)
 {
     if (kv->predefined)
         return;
-    if (--kv->refcount == 0)
+    if (--kv->refcount == 0) {
+        tide_handle_release(kv->handle);
         free(kv);
+    }
 }
 
 /* ---- the predefined callbacks ---- */
@@ -150,16 +154,23 @@ int tide_keyval_free(int kind, int *keyval, const char *fn)
                         kind_name(kv->kind), kind_name(kind));
     if (kv->predefined)
         return tide_err(MPI_ERR_KEYVAL, "%s: a predefined keyval cannot be freed", fn);
-    tide_handle_release(kv->handle);
+    if (kv->freed)
+        return tide_err(MPI_ERR_KEYVAL, "%s: keyval %d has already been freed", fn, *keyval);
+    /* The handle stays allocated (and is not reused) until the last
+     * attribute using the keyval is deleted: MPI-2.2 section 6.7.2 has
+     * the program delete those attributes with the freed keyval. */
+    kv->freed = 1;
     kv_release(kv);
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
 
-static int check_kv(int kind, int keyval, struct keyval **out, const char *fn)
+/* A freed keyval still in use is accepted only where allow_freed says so
+ * (deleting the attributes that keep it alive). */
+static int check_kv(int kind, int keyval, bool allow_freed, struct keyval **out, const char *fn)
 {
     struct keyval *kv = kv_get(keyval);
-    if (!kv)
+    if (!kv || (kv->freed && !allow_freed))
         return tide_err(MPI_ERR_KEYVAL, "%s: %d is not a valid keyval (argument keyval)", fn, keyval);
     if (kv->kind != kind)
         return tide_err(MPI_ERR_KEYVAL, "%s: keyval %d belongs to a %s, not a %s", fn, keyval,
@@ -179,7 +190,7 @@ int tide_attr_set(int kind, int obj, struct tide_attr_list **list, int keyval, v
                   const char *fn)
 {
     struct keyval *kv;
-    int rc = check_kv(kind, keyval, &kv, fn);
+    int rc = check_kv(kind, keyval, false, &kv, fn);
     if (rc)
         return rc;
     if (kv->predefined)
@@ -242,7 +253,7 @@ int tide_attr_get(int kind, int obj, struct tide_attr_list *list, int keyval, vo
     if (!value_out || !flag)
         return tide_err(MPI_ERR_ARG, "%s: attribute_val and flag must not be NULL", fn);
     struct keyval *kv;
-    int rc = check_kv(kind, keyval, &kv, fn);
+    int rc = check_kv(kind, keyval, false, &kv, fn);
     if (rc)
         return rc;
     if (kv->predefined)
@@ -260,7 +271,7 @@ int tide_attr_get(int kind, int obj, struct tide_attr_list *list, int keyval, vo
 int tide_attr_delete(int kind, int obj, struct tide_attr_list **list, int keyval, const char *fn)
 {
     struct keyval *kv;
-    int rc = check_kv(kind, keyval, &kv, fn);
+    int rc = check_kv(kind, keyval, true, &kv, fn);
     if (rc)
         return rc;
     if (kv->predefined)

@@ -3,7 +3,8 @@
  * set/get/delete, replacing a value runs the delete callback, copy
  * callbacks on MPI_Type_dup including MPI_TYPE_DUP_FN and
  * MPI_TYPE_NULL_COPY_FN, delete callbacks on MPI_Type_free, attributes on
- * predefined types, a keyval freed while in use) and datatype names
+ * predefined types, a keyval freed while in use: its handle is not
+ * reused and its attributes can still be deleted with it) and datatype names
  * (predefined names, set/get, truncation, not copied by dup).
  */
 #include <mpi.h>
@@ -89,6 +90,21 @@ static void attributes(void)
     CHECK(kv == MPI_KEYVAL_INVALID, "free_keyval did not reset the keyval");
     CHECK_OK(MPI_Type_free(&t));
     CHECK(deleted == 4 && last_deleted == base + 20, "free after free_keyval ran the callback");
+    /* the attributes of a freed keyval are deleted with that keyval, whose
+     * handle is not given to a new keyval meanwhile (MPI-2.2 section 6.7.2) */
+    int kfree, kcopy, knew;
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_fn, &kfree, NULL));
+    CHECK_OK(MPI_Type_set_attr(MPI_INT, kfree, base + 30));
+    kcopy = kfree;
+    CHECK_OK(MPI_Type_free_keyval(&kfree));
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &knew, NULL));
+    CHECK(knew != kcopy, "a new keyval reuses the handle %d of a freed keyval still in use", kcopy);
+    CHECK_ERR(MPI_Type_set_attr(MPI_INT, kcopy, base), MPI_ERR_KEYVAL);
+    CHECK_ERR(MPI_Type_free_keyval(&kcopy), MPI_ERR_KEYVAL);
+    CHECK_OK(MPI_Type_delete_attr(MPI_INT, kcopy));
+    CHECK(deleted == 5 && last_deleted == base + 30, "delete_attr with a freed keyval ran the callback");
+    CHECK_ERR(MPI_Type_get_attr(MPI_INT, kcopy, &v, &flag), MPI_ERR_KEYVAL);
+    CHECK_OK(MPI_Type_free_keyval(&knew));
     /* attributes on a predefined type */
     CHECK_OK(MPI_Type_set_attr(MPI_DOUBLE, knull, base + 7));
     CHECK_OK(MPI_Type_get_attr(MPI_DOUBLE, knull, &v, &flag));
