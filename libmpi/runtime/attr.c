@@ -179,6 +179,14 @@ static int check_kv(int kind, int keyval, bool allow_freed, struct keyval **out,
     return MPI_SUCCESS;
 }
 
+static struct tide_attr *find_attr(struct tide_attr_list *list, struct keyval *kv)
+{
+    for (struct tide_attr *a = list ? list->head : NULL; a; a = a->next)
+        if (a->kv == kv)
+            return a;
+    return NULL;
+}
+
 static int run_delete(struct keyval *kv, int obj, void *value)
 {
     if (!kv->delete_fn)
@@ -200,14 +208,17 @@ int tide_attr_set(int kind, int obj, struct tide_attr_list **list, int keyval, v
         if (!*list)
             return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    for (struct tide_attr *a = (*list)->head; a; a = a->next)
-        if (a->kv == kv) {
-            rc = run_delete(kv, obj, a->value);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            a->value = value;
+    struct tide_attr *old = find_attr(*list, kv);
+    if (old) {
+        rc = run_delete(kv, obj, old->value);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        /* the callback may have deleted attributes of this object */
+        if ((old = find_attr(*list, kv))) {
+            old->value = value;
             return MPI_SUCCESS;
         }
+    }
     struct tide_attr *a = malloc(sizeof *a);
     if (!a)
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
@@ -276,18 +287,22 @@ int tide_attr_delete(int kind, int obj, struct tide_attr_list **list, int keyval
         return rc;
     if (kv->predefined)
         return tide_err(MPI_ERR_KEYVAL, "%s: predefined attributes cannot be deleted", fn);
-    for (struct tide_attr **pp = *list ? &(*list)->head : NULL; pp && *pp; pp = &(*pp)->next)
-        if ((*pp)->kv == kv) {
-            rc = run_delete(kv, obj, (*pp)->value);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            struct tide_attr *a = *pp;
+    struct tide_attr *a = find_attr(*list, kv);
+    if (!a)
+        return tide_err(MPI_ERR_KEYVAL, "%s: no attribute is set for keyval %d on this object", fn, keyval);
+    rc = run_delete(kv, obj, a->value);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The callback may have deleted other attributes of this object (the
+     * list changed under us): unlink the entry wherever it now is. */
+    for (struct tide_attr **pp = &(*list)->head; *pp; pp = &(*pp)->next)
+        if (*pp == a) {
             *pp = a->next;
             free(a);
             kv_release(kv);
-            return MPI_SUCCESS;
+            break;
         }
-    return tide_err(MPI_ERR_KEYVAL, "%s: no attribute is set for keyval %d on this object", fn, keyval);
+    return MPI_SUCCESS;
 }
 
 int tide_attr_copy_all(int kind, int oldobj, struct tide_attr_list *src, struct tide_attr_list **dst)
@@ -349,7 +364,12 @@ int tide_attr_delete_all(int kind, int obj, struct tide_attr_list **list)
         int r = run_delete(kv, obj, a->value);
         if (r != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = r;
-        (*list)->head = a->next;
+        /* the callback may have changed the list: unlink a where it is */
+        for (struct tide_attr **pp = &(*list)->head; *pp; pp = &(*pp)->next)
+            if (*pp == a) {
+                *pp = a->next;
+                break;
+            }
         free(a);
         kv_release(kv);
     }

@@ -92,6 +92,7 @@ tcase rt.sim-nodes-fence -out "rank 5 of 6" -- env TIDE_SIM_NODES=3 $MPIEXEC -n 
 tcase rt.sim-nodes-nocollect -- env TIDE_SIM_NODES=2 TIDE_MODEX_COLLECT=0 $MPIEXEC -n 4 $TB/rt_env 4
 tcase rt.errors -- $MPIEXEC -n 1 $TB/rt_errors
 tcase rt.attributes -out "self attribute deleted in MPI_Finalize" -- $MPIEXEC -n 2 $TB/rt_attr
+tcase rt.attributes.delete-nested -t 60 -out "rt_attr_delete_nested: ok" -- $MPIEXEC -n 2 $TB/rt_attr_delete_nested
 tcase rt.verbose -err "tided.0.*registered namespace" -- $MPIEXEC -n 1 --verbose --verbose $TB/rt_env 1
 tcase rt.show-params -out "shm_eager_limit += 1234 +\(command line" -- $MPIEXEC --param shm_eager_limit=1234 --show-params
 tcase rt.param-env -out "tcp_eager_limit += 99 +\(environment" -- env TIDE_TCP_EAGER_LIMIT=99 $MPIEXEC --show-params
