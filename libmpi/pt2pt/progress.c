@@ -75,10 +75,8 @@ int tide_progress(void)
  * rest run on the full passes, which follow any work. */
 static int progress_quick(void)
 {
-    int n = tide_transports_progress_quick();
-    if (tide_protocol_has_pending())
-        n += tide_protocol_progress();
-    return n;
+    /* tide_protocol_progress returns at once when nothing is queued */
+    return tide_transports_progress_quick() + tide_protocol_progress();
 }
 
 static long now_ns(void)
