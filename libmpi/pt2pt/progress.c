@@ -36,9 +36,7 @@ void tide_progress_init(void)
     spin_limit = tide.tuning.spin_count > 0 ? tide.tuning.spin_count : 2000;
     block_after_ns = (tide.tuning.block_after_us > 0 ? tide.tuning.block_after_us : 2000) * 1000L;
     if (tide.oversubscribed) {
-        spin_limit /= 100;
-        if (spin_limit < 4)
-            spin_limit = 4;
+        spin_limit = tide.tuning.spin_count_oversub > 0 ? tide.tuning.spin_count_oversub : 1;
         block_after_ns /= 10;
     }
     if (wake_fd < 0)

@@ -39,6 +39,7 @@ static void read_tuning(void)
     t->self_eager_limit = param_size("self_eager_limit", 1 << 20);
     t->shm_cma = tide_config_int("shm_cma") != 0;
     t->spin_count = (int)tide_config_int("spin_count");
+    t->spin_count_oversub = (int)tide_config_int("spin_count_oversub");
     t->block_after_us = tide_config_int("block_after_us");
     t->pmix_timeout = (int)tide_config_int("pmix_timeout");
     if (t->pmix_timeout <= 0)

@@ -26,6 +26,7 @@ struct tide_tuning {
     size_t self_eager_limit;
     bool shm_cma;
     int spin_count;
+    int spin_count_oversub;
     long block_after_us;
     int pmix_timeout;
     bool modex_collect;
