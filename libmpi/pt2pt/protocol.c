@@ -44,7 +44,10 @@ static struct tide_pending *pend_free;
 /* Gets at least this large are shared with the sender: from SPLIT_MIN
  * when this process sends nothing large itself (the sender is likely
  * waiting idle), from SPLIT_MIN_BUSY when it does (both sides copy
- * already: exchanges, bidirectional streams). */
+ * already: exchanges, bidirectional streams). Never when ranks outnumber
+ * cores: there the sender's half waits until it is scheduled, and a
+ * sender with several receivers (a broadcast's root) would copy for all
+ * of them on its one core. */
 #define SPLIT_MIN (64 * 1024)
 #define SPLIT_MIN_BUSY (256 * 1024)
 
@@ -270,7 +273,9 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
         struct iovec riov[GET_MAX_IOV];
         int nr = niov < GET_MAX_IOV ? niov : GET_MAX_IOV;
         memcpy(riov, data, (size_t)nr * sizeof *riov);
-        size_t split_min = tide_rdv_sends_in_flight > 0 ? SPLIT_MIN_BUSY : SPLIT_MIN;
+        size_t split_min = tide.oversubscribed            ? SIZE_MAX
+                           : tide_rdv_sends_in_flight > 0 ? SPLIT_MIN_BUSY
+                                                          : SPLIT_MIN;
         if (n >= split_min && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
             return; /* completes when the sender has written its part */
         int rc = do_get(r, from, riov, nr, 0, n);
