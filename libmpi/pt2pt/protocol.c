@@ -468,9 +468,10 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
 /* ---- send side ---- */
 
 /* The largest eager message / DATA chunk for p over tx. */
-static inline size_t eager_limit_for(const struct tide_proc *p, const struct tide_transport *tx)
+static inline size_t eager_limit_for(const struct tide_proc *p, const struct tide_transport *tx, uint32_t ctx)
 {
-    return p->msg_max && p->msg_max < tx->eager_limit ? p->msg_max : tx->eager_limit;
+    size_t limit = (ctx & 1) ? tx->eager_limit_coll : tx->eager_limit;
+    return p->msg_max && p->msg_max < limit ? p->msg_max : limit;
 }
 
 static inline size_t chunk_for(const struct tide_proc *p, const struct tide_transport *tx)
@@ -484,7 +485,7 @@ static int send_try(struct tide_request *s)
     struct tide_transport *tx = s->tx;
     struct tide_hdr h;
     fill_envelope(&h, s);
-    if (s->bytes <= eager_limit_for(s->proc, tx)) {
+    if (s->bytes <= eager_limit_for(s->proc, tx, s->ctx)) {
         h.type = TIDE_MSG_EAGER;
         if (s->mode == TIDE_MODE_SYNC)
             h.flags |= TIDE_MSGF_SYNC;
@@ -650,7 +651,7 @@ eager_now(const void *buf, int count, struct tide_datatype *dt, int dest, int ta
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
-    if (!tx || bytes > eager_limit_for(p, tx))
+    if (!tx || bytes > eager_limit_for(p, tx, ctx))
         return NULL;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
                          .sreq = sreq};

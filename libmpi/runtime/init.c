@@ -30,9 +30,10 @@ static size_t param_size(const char *name, size_t dflt)
 static void read_tuning(void)
 {
     struct tide_tuning *t = &tide.tuning;
-    t->shm_eager_limit = param_size("shm_eager_limit", 16384);
+    t->shm_eager_limit = param_size("shm_eager_limit", 8192);
+    t->shm_eager_limit_coll = param_size("shm_eager_limit_coll", 16384);
     t->shm_ring_size = param_size("shm_ring_size", 262144);
-    t->shm_eager_limit_oversub = param_size("shm_eager_limit_oversub", 65536);
+    t->shm_eager_limit_oversub = param_size("shm_eager_limit_oversub", 16384);
     t->shm_ring_size_oversub = param_size("shm_ring_size_oversub", 524288);
     t->shm_pipeline_chunk = param_size("shm_pipeline_chunk", 65536);
     t->tcp_eager_limit = param_size("tcp_eager_limit", 32768);

@@ -18,6 +18,7 @@ struct tide_comm;
 
 struct tide_tuning {
     size_t shm_eager_limit;
+    size_t shm_eager_limit_coll;
     size_t shm_ring_size;
     size_t shm_eager_limit_oversub;
     size_t shm_ring_size_oversub;

@@ -179,9 +179,13 @@ int tide_shm_init(char *err, size_t errlen)
         tide_card_add("bell", bell);
     tide_shm_transport.eager_limit =
         tide.oversubscribed ? tide.tuning.shm_eager_limit_oversub : tide.tuning.shm_eager_limit;
+    tide_shm_transport.eager_limit_coll =
+        tide.oversubscribed ? tide.tuning.shm_eager_limit_oversub : tide.tuning.shm_eager_limit_coll;
     size_t maxp = tide_ring_max_payload(ring) - sizeof(struct tide_hdr);
     if (tide_shm_transport.eager_limit > maxp)
         tide_shm_transport.eager_limit = maxp;
+    if (tide_shm_transport.eager_limit_coll > maxp)
+        tide_shm_transport.eager_limit_coll = maxp;
     size_t chunk = tide.tuning.shm_pipeline_chunk;
     tide_shm_transport.max_chunk = chunk > maxp ? maxp : chunk;
     tide_shm_transport.can_get = tide.tuning.shm_cma;
@@ -568,6 +572,7 @@ static void shm_finalize(void)
 struct tide_transport tide_shm_transport = {
     .name = "shm",
     .eager_limit = 4096,
+    .eager_limit_coll = 4096,
     .max_chunk = 65536,
     .can_get = true,
     .reachable = shm_reachable,

@@ -941,6 +941,7 @@ int tide_tcp_init(char *err, size_t errlen)
     epoll_ctl(tcp.epfd, EPOLL_CTL_ADD, tcp.listen_fd, &ev);
     add_addresses(tcp.port);
     tide_tcp_transport.eager_limit = tide.tuning.tcp_eager_limit;
+    tide_tcp_transport.eager_limit_coll = tide.tuning.tcp_eager_limit;
     return 0;
 }
 
@@ -1010,6 +1011,7 @@ static void tcp_forget(struct tide_proc *p)
 struct tide_transport tide_tcp_transport = {
     .name = "tcp",
     .eager_limit = 65536,
+    .eager_limit_coll = 65536,
     .max_chunk = 262144,
     .can_get = false,
     .reachable = tcp_reachable,

@@ -19,7 +19,8 @@ static void test_defaults(void **state)
 {
     (void)state;
     tide_config_reset();
-    assert_int_equal(tide_config_int("shm_eager_limit"), 16384);
+    assert_int_equal(tide_config_int("shm_eager_limit"), 8192);
+    assert_int_equal(tide_config_int("shm_eager_limit_coll"), 16384);
     assert_int_equal(tide_config_source("shm_eager_limit"), TIDE_SRC_DEFAULT);
     assert_true(tide_config_known("verbose"));
     assert_false(tide_config_known("no_such_thing"));
@@ -30,11 +31,11 @@ static void test_file(void **state)
     (void)state;
     tide_config_reset();
     char err[256];
-    const char *text = "# comment\n\n  verbose = 2  # trailing\nSHM_EAGER_LIMIT=8k\nbogus = 1\n";
+    const char *text = "# comment\n\n  verbose = 2  # trailing\nSHM_EAGER_LIMIT=4k\nbogus = 1\n";
     assert_int_equal(tide_config_parse_text(text, "t.conf", err, sizeof err), 0);
     assert_non_null(strstr(err, "unknown parameter 'bogus'"));
     assert_int_equal(tide_config_int("verbose"), 2);
-    assert_int_equal(tide_config_int("shm_eager_limit"), 8192);
+    assert_int_equal(tide_config_int("shm_eager_limit"), 4096);
     assert_int_equal(tide_config_source("verbose"), TIDE_SRC_FILE);
     assert_string_equal(tide_config_origin("verbose"), "t.conf:3");
     assert_int_equal(tide_config_parse_text("novalue\n", "b.conf", err, sizeof err), -1);
