@@ -20,6 +20,7 @@
 #include "pt2pt/request.h"
 #include "runtime/proc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DIRECT_SENDS 16
@@ -77,6 +78,57 @@ static void drecv(struct direct_sends *ds, const struct tide_cv *v, int from, in
                                 MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS && ds->err == MPI_SUCCESS)
         ds->err = rc;
+}
+
+/* The receives of an exchange with every other rank, posted before its
+ * sends, when its blocks may go by rendezvous (larger than PREPOST_MIN)
+ * and always from DIRECT_SENDS + 2 ranks: a rank with more sends in
+ * flight than DIRECT_SENDS waits for the first ones to complete, and a
+ * rendezvous send completes only once its receive is posted, so if every
+ * rank waited like that before posting its receives, none would finish.
+ * Shorter blocks are received one by one with blocking receives, which
+ * need no requests. */
+#define PREPOST_MIN 16384
+#define PREPOST_STACK 32
+
+struct direct_recvs {
+    struct tide_request *stack[PREPOST_STACK];
+    struct tide_request **r;
+    int n;
+};
+
+static bool prepost_wanted(int n, size_t block_bytes)
+{
+    return block_bytes > PREPOST_MIN || n - 1 > DIRECT_SENDS;
+}
+
+/* Post the receive of every block but ours: block i of rbuf from rank i. */
+static int recvs_post(struct direct_recvs *dr, struct direct_sends *ds, const struct tide_cv *v, void *rbuf,
+                      size_t rcount, struct tide_datatype *rdt)
+{
+    int n = v->n, me = v->me;
+    struct tide_comm *c = v->comm;
+    dr->n = 0;
+    dr->r = n - 1 <= PREPOST_STACK ? dr->stack : malloc((size_t)(n - 1) * sizeof *dr->r);
+    if (!dr->r)
+        return tide_err(MPI_ERR_NO_MEM, "collective: out of memory for %d receives", n - 1);
+    for (int k = 1; k < n; k++) {
+        int from = (me - k + n) % n;
+        int rc = tide_irecv(elem_at(rbuf, rdt, (size_t)from * rcount), (int)rcount, rdt, cv_rank(v, from),
+                            cv_tag(v, 0), c, c->context_id + 1, &dr->r[dr->n]);
+        if (rc == MPI_SUCCESS)
+            dr->n++;
+        else
+            note(ds, rc);
+    }
+    return MPI_SUCCESS;
+}
+
+static void recvs_wait(struct direct_recvs *dr, struct direct_sends *ds)
+{
+    note(ds, tide_waitall_free(dr->n, dr->r));
+    if (dr->r != dr->stack)
+        free(dr->r);
 }
 
 static int finish(struct direct_sends *ds)
@@ -252,14 +304,25 @@ int tide_direct_allgather(const struct tide_cv *v, const void *sbuf, size_t scou
         return n == 1 && copy ? tide_coll_copy(sbuf, scount, sdt, rbuf, rcount, rdt) : MPI_SUCCESS;
     bool send_own = scount * sdt->size > 0;
     if (alg == TA_DIRECT) {
+        struct direct_recvs dr;
+        bool prepost = prepost_wanted(n, rcount * rdt->size);
+        if (prepost) {
+            int rc = recvs_post(&dr, &ds, v, rbuf, rcount, rdt);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
         for (int k = 1; k < n; k++)
             if (send_own)
                 dsend(&ds, v, (me + k) % n, 0, sbuf, scount, sdt);
         if (copy)
             note(&ds, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
-        for (int k = 1; k < n; k++) {
-            int from = (me - k + n) % n;
-            drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+        if (prepost) {
+            recvs_wait(&dr, &ds);
+        } else {
+            for (int k = 1; k < n; k++) {
+                int from = (me - k + n) % n;
+                drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+            }
         }
         return finish(&ds);
     }
@@ -293,6 +356,13 @@ int tide_direct_alltoall(const struct tide_cv *v, const void *sbuf, size_t scoun
     if (rcount * rdt->size == 0)
         return MPI_SUCCESS;
     bool sending = scount * sdt->size > 0;
+    struct direct_recvs dr;
+    bool prepost = prepost_wanted(n, rcount * rdt->size);
+    if (prepost) {
+        int rc = recvs_post(&dr, &ds, v, rbuf, rcount, rdt);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     for (int k = 1; k < n; k++) {
         int to = (me + k) % n;
         if (sending)
@@ -301,9 +371,13 @@ int tide_direct_alltoall(const struct tide_cv *v, const void *sbuf, size_t scoun
     if (scount > 0 && sdt->size > 0)
         note(&ds, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
                                  elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
-    for (int k = 1; k < n; k++) {
-        int from = (me - k + n) % n;
-        drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+    if (prepost) {
+        recvs_wait(&dr, &ds);
+    } else {
+        for (int k = 1; k < n; k++) {
+            int from = (me - k + n) % n;
+            drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+        }
     }
     return finish(&ds);
 }

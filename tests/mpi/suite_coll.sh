@@ -18,6 +18,12 @@ for n in 4 7 16 17; do
 done
 tcase coll.ops.big.4 -t 180 -out "coll_ops: ok" -- $MPIEXEC -n 4 $TB/coll_ops big
 tcase coll.ops.big.17 -t 240 -out "coll_ops: ok" -- $MPIEXEC -n 17 $TB/coll_ops big
+# exchanges with more peers than a rank keeps sends in flight, in blocks
+# that go by rendezvous (a rank waiting for its first sends must not keep
+# the others from posting their receives)
+tcase coll.ops.big.alltoall.20 -t 120 -out "coll_ops: ok" -- $MPIEXEC -n 20 $TB/coll_ops big only=alltoall
+tcase coll.ops.big.allgather-direct.20 -t 120 -out "coll_ops: ok" -- env TIDE_COLL_TUNING=allgather=direct \
+    $MPIEXEC -n 20 $TB/coll_ops big only=allgather
 tcase coll.ops.nodes.4 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/coll_ops full
 tcase coll.ops.nodes.7 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 7 $TB/coll_ops full
 tcase coll.ops.nodes3.11 -t 180 -out "coll_ops: ok" -- env TIDE_SIM_NODES=3 $MPIEXEC -n 11 $TB/coll_ops
