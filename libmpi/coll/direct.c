@@ -95,6 +95,7 @@ struct direct_recvs {
     struct tide_request *stack[PREPOST_STACK];
     struct tide_request **r;
     int n;
+    bool posted;
 };
 
 static bool prepost_wanted(int n, size_t block_bytes)
@@ -102,13 +103,17 @@ static bool prepost_wanted(int n, size_t block_bytes)
     return block_bytes > PREPOST_MIN || n - 1 > DIRECT_SENDS;
 }
 
-/* Post the receive of every block but ours: block i of rbuf from rank i. */
-static int recvs_post(struct direct_recvs *dr, struct direct_sends *ds, const struct tide_cv *v, void *rbuf,
-                      size_t rcount, struct tide_datatype *rdt)
+/* Start receiving every block but ours (block i of rbuf from rank i):
+ * posted now when prepost_wanted, else left to recvs_end. */
+static int recvs_begin(struct direct_recvs *dr, struct direct_sends *ds, const struct tide_cv *v, void *rbuf,
+                       size_t rcount, struct tide_datatype *rdt)
 {
     int n = v->n, me = v->me;
     struct tide_comm *c = v->comm;
     dr->n = 0;
+    dr->posted = prepost_wanted(n, rcount * rdt->size);
+    if (!dr->posted)
+        return MPI_SUCCESS;
     dr->r = n - 1 <= PREPOST_STACK ? dr->stack : malloc((size_t)(n - 1) * sizeof *dr->r);
     if (!dr->r)
         return tide_err(MPI_ERR_NO_MEM, "collective: out of memory for %d receives", n - 1);
@@ -124,11 +129,20 @@ static int recvs_post(struct direct_recvs *dr, struct direct_sends *ds, const st
     return MPI_SUCCESS;
 }
 
-static void recvs_wait(struct direct_recvs *dr, struct direct_sends *ds)
+/* Finish what recvs_begin started. */
+static void recvs_end(struct direct_recvs *dr, struct direct_sends *ds, const struct tide_cv *v, void *rbuf,
+                      size_t rcount, struct tide_datatype *rdt)
 {
-    note(ds, tide_waitall_free(dr->n, dr->r));
-    if (dr->r != dr->stack)
-        free(dr->r);
+    if (dr->posted) {
+        note(ds, tide_waitall_free(dr->n, dr->r));
+        if (dr->r != dr->stack)
+            free(dr->r);
+        return;
+    }
+    for (int k = 1; k < v->n; k++) {
+        int from = (v->me - k + v->n) % v->n;
+        drecv(ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
+    }
 }
 
 static int finish(struct direct_sends *ds)
@@ -305,25 +319,15 @@ int tide_direct_allgather(const struct tide_cv *v, const void *sbuf, size_t scou
     bool send_own = scount * sdt->size > 0;
     if (alg == TA_DIRECT) {
         struct direct_recvs dr;
-        bool prepost = prepost_wanted(n, rcount * rdt->size);
-        if (prepost) {
-            int rc = recvs_post(&dr, &ds, v, rbuf, rcount, rdt);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
+        int rc = recvs_begin(&dr, &ds, v, rbuf, rcount, rdt);
+        if (rc != MPI_SUCCESS)
+            return rc;
         for (int k = 1; k < n; k++)
             if (send_own)
                 dsend(&ds, v, (me + k) % n, 0, sbuf, scount, sdt);
         if (copy)
             note(&ds, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
-        if (prepost) {
-            recvs_wait(&dr, &ds);
-        } else {
-            for (int k = 1; k < n; k++) {
-                int from = (me - k + n) % n;
-                drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
-            }
-        }
+        recvs_end(&dr, &ds, v, rbuf, rcount, rdt);
         return finish(&ds);
     }
     int left = (me - 1 + n) % n, right = (me + 1) % n;
@@ -357,12 +361,9 @@ int tide_direct_alltoall(const struct tide_cv *v, const void *sbuf, size_t scoun
         return MPI_SUCCESS;
     bool sending = scount * sdt->size > 0;
     struct direct_recvs dr;
-    bool prepost = prepost_wanted(n, rcount * rdt->size);
-    if (prepost) {
-        int rc = recvs_post(&dr, &ds, v, rbuf, rcount, rdt);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
+    int rc = recvs_begin(&dr, &ds, v, rbuf, rcount, rdt);
+    if (rc != MPI_SUCCESS)
+        return rc;
     for (int k = 1; k < n; k++) {
         int to = (me + k) % n;
         if (sending)
@@ -371,13 +372,6 @@ int tide_direct_alltoall(const struct tide_cv *v, const void *sbuf, size_t scoun
     if (scount > 0 && sdt->size > 0)
         note(&ds, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
                                  elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
-    if (prepost) {
-        recvs_wait(&dr, &ds);
-    } else {
-        for (int k = 1; k < n; k++) {
-            int from = (me - k + n) % n;
-            drecv(&ds, v, from, 0, elem_at(rbuf, rdt, (size_t)from * rcount), rcount, rdt);
-        }
-    }
+    recvs_end(&dr, &ds, v, rbuf, rcount, rdt);
     return finish(&ds);
 }
