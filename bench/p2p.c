@@ -27,6 +27,7 @@ int main(int argc, char **argv)
     memset(sbuf, 1, (size_t)maxn);
     memset(rbuf, 0, (size_t)maxn);
     MPI_Request req[2 * WINDOW];
+    MPI_Status st[2 * WINDOW];
     int peer = 1 - rank;
     for (long n = 0; n <= maxn; n = n ? n * 2 : 1) {
         int iters = n <= 8192 ? 20000 : n <= 262144 ? 2000 : 200;
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
                     if (rank == 1 || bi)
                         for (int w = 0; w < WINDOW; w++)
                             MPI_Irecv(rbuf, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
-                    MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+                    MPI_Waitall(k, req, st);
                     if (rank == 1)
                         MPI_Send(sbuf, 0, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
                     else
