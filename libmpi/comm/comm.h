@@ -69,6 +69,13 @@ static inline void tide_comm_release(struct tide_comm *c)
         tide_comm_destroy(c);
 }
 
+/* Is ctx a communicator's collective context? Context ids are allocated
+ * even (comm/context.c), so collectives' context_id + 1 is the odd one. */
+static inline bool tide_ctx_is_coll(uint32_t ctx)
+{
+    return ctx & 1;
+}
+
 /* Build MPI_COMM_WORLD and MPI_COMM_SELF (runtime init). */
 int tide_comm_init_predefined(void);
 void tide_comm_finalize_predefined(void);

@@ -470,7 +470,7 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
 /* The largest eager message / DATA chunk for p over tx. */
 static inline size_t eager_limit_for(const struct tide_proc *p, const struct tide_transport *tx, uint32_t ctx)
 {
-    size_t limit = (ctx & 1) ? tx->eager_limit_coll : tx->eager_limit;
+    size_t limit = tide_ctx_is_coll(ctx) ? tx->eager_limit_coll : tx->eager_limit;
     return p->msg_max && p->msg_max < limit ? p->msg_max : limit;
 }
 

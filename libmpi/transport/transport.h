@@ -57,7 +57,7 @@ struct tide_hdr {
 struct tide_transport {
     const char *name;
     size_t eager_limit;
-    size_t eager_limit_coll; /* the same for collectives' own messages (odd context ids) */
+    size_t eager_limit_coll; /* the same for collectives' own messages (tide_ctx_is_coll) */
     size_t max_chunk;    /* largest DATA payload per message */
     bool can_get;        /* has a single-copy get */
     /* Can this transport reach p (given its card)? Connects lazily later. */
