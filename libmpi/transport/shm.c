@@ -45,7 +45,7 @@
 extern struct tide_transport tide_shm_transport;
 
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
-#define SEG_VERSION 2 /* 2: consumer-cleared rings, short eager headers */
+#define SEG_VERSION 3 /* 3: producer-guarded rings (the consumer writes none), short eager headers */
 #define AREA_CTRL 4096u
 #define MAX_INBOUND 4096
 
@@ -69,6 +69,7 @@ struct shm_peer {
     size_t len;
     struct seg_header *hdr;
     struct tide_ring_prod prod;
+    uint64_t *payload_cells; /* the producer's bitmap (shm_ring.h) */
     int slot;
     struct sockaddr_un bell;
     socklen_t bell_len;
@@ -226,10 +227,14 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
         return NULL;
     }
     struct shm_peer *peer = calloc(1, sizeof *peer);
-    if (!peer) {
+    uint64_t *bitmap = calloc(tide_ring_bitmap_words(h->ring_size), sizeof *bitmap);
+    if (!peer || !bitmap) {
+        free(peer);
+        free(bitmap);
         munmap(base, (size_t)st.st_size);
         return NULL;
     }
+    peer->payload_cells = bitmap;
     peer->base = base;
     peer->len = (size_t)st.st_size;
     peer->hdr = h;
@@ -245,6 +250,7 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
     }
     if (peer->slot < 0) { /* every slot taken: use another transport */
         munmap(base, peer->len);
+        free(peer->payload_cells);
         free(peer);
         return NULL;
     }
@@ -255,7 +261,7 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
     c->sender_pid = (int32_t)getpid();
     c->sender_rank = tide.rank;
     snprintf(c->sender_nspace, sizeof c->sender_nspace, "%s", tide.nspace);
-    tide_ring_prod_init(&peer->prod, c, a + AREA_CTRL, h->ring_size);
+    tide_ring_prod_init(&peer->prod, c, a + AREA_CTRL, h->ring_size, peer->payload_cells);
     atomic_store_explicit(&c->state, 2, memory_order_release);
     atomic_fetch_add(&h->generation, 1);
     if (card->bell[0]) {
@@ -310,6 +316,7 @@ static void detach(struct shm_peer *peer)
         }
     if (peer->proc && peer->proc->tx_state == peer)
         peer->proc->tx_state = NULL;
+    free(peer->payload_cells);
     free(peer);
 }
 

@@ -7,18 +7,22 @@
  * zeroed ring never look valid), the low half the entry's byte length
  * (0xffffffff: skip to the end of the ring). The producer writes the
  * payload, then the word with release order; the consumer polls the word
- * at its head with acquire order. Entries of one lap may start inside the
- * payload of an earlier lap's, where any bytes may be: so the consumer,
- * as it releases an entry, clears the first word of every cell the entry
- * covered, before it publishes its head. Every cell the producer may
- * write into then starts with zero, and the word at the consumer's head,
- * once it has caught up, is never a stale one. The producer stores only
- * into the entry it publishes (a store into the next cell would have to
- * reach the consumer before the entry's word could, x86 stores becoming
- * visible in order), so a small message and its word share one cache
- * line and delivery costs one line transfer. The consumer publishes its
- * head only for the producer's space checks: every eighth of the ring,
- * when asked, and whenever the ring runs empty.
+ * at its head with acquire order, and writes nothing into the ring.
+ *
+ * Entries of one lap may start inside the payload of an earlier lap's,
+ * where any bytes may be. The consumer only ever looks at the word at the
+ * end of the last entry it took (or at the ring's start after a skip), so
+ * the producer makes that word harmless before it publishes the entry (or
+ * skip) that leads there: it keeps a bitmap of the cells whose first word
+ * holds payload bytes and, only for such a cell, stores a zero word there
+ * first (x86 stores, and release order elsewhere, make it visible before
+ * the entry's word). Every other word it may find there is an entry word
+ * or skip of an earlier lap, whose tag is stale. So a small message and
+ * its word share one cache line, delivery costs one line transfer, and
+ * the consumer's cache never holds a ring line the producer must take
+ * back from it. The consumer publishes its head only for the producer's
+ * space checks: every eighth of the ring, when asked, and whenever the
+ * ring runs empty.
  */
 #ifndef TIDE_SHM_RING_H
 #define TIDE_SHM_RING_H
@@ -59,6 +63,7 @@ struct tide_ring_prod {
     unsigned shift;
     uint64_t tail;
     uint64_t head_cache;
+    uint64_t *payload_cells; /* bit per cell: its first word holds payload bytes */
 };
 
 struct tide_ring_cons {
@@ -78,9 +83,19 @@ static inline unsigned tide_ring_log2(uint64_t v)
     return s;
 }
 
-static inline void tide_ring_prod_init(struct tide_ring_prod *p, struct tide_ring_ctrl *ctrl, void *cells,
-                                       uint64_t size)
+/* Words of the bitmap a producer of a ring of size bytes needs. */
+static inline size_t tide_ring_bitmap_words(uint64_t size)
 {
+    return (size_t)((size / TIDE_RING_CELL + 63) / 64);
+}
+
+/* A producer for a zeroed ring; payload_cells has
+ * tide_ring_bitmap_words(size) words. */
+static inline void tide_ring_prod_init(struct tide_ring_prod *p, struct tide_ring_ctrl *ctrl, void *cells,
+                                       uint64_t size, uint64_t *payload_cells)
+{
+    memset(payload_cells, 0, tide_ring_bitmap_words(size) * sizeof *payload_cells);
+    p->payload_cells = payload_cells;
     p->cells = cells;
     p->ctrl = ctrl;
     p->size = size;
@@ -113,6 +128,35 @@ static inline uint64_t tide_ring_round(uint64_t n)
     return (n + TIDE_RING_CELL - 1) & ~(uint64_t)(TIDE_RING_CELL - 1);
 }
 
+/* Make the word at ring offset off harmless before the consumer can look
+ * at it: if payload bytes lie there, a zero word (ordered before the next
+ * release store). */
+static inline void tide_ring_guard(struct tide_ring_prod *p, uint64_t off)
+{
+    uint64_t cell = off / TIDE_RING_CELL;
+    uint64_t bit = 1ull << (cell & 63);
+    if (p->payload_cells[cell >> 6] & bit) {
+        atomic_store_explicit((_Atomic uint64_t *)(p->cells + off), 0, memory_order_relaxed);
+        p->payload_cells[cell >> 6] &= ~bit;
+    }
+}
+
+/* Record that cells [first, last] (indices) now hold payload at their
+ * start, or not. */
+static inline void tide_ring_mark(struct tide_ring_prod *p, uint64_t first, uint64_t last, int payload)
+{
+    while (first <= last) {
+        uint64_t w = first >> 6, lo = first & 63;
+        uint64_t hi = (last >> 6) == w ? (last & 63) : 63;
+        uint64_t m = (hi == 63 ? ~0ull : ((1ull << (hi + 1)) - 1)) & ~((1ull << lo) - 1);
+        if (payload)
+            p->payload_cells[w] |= m;
+        else
+            p->payload_cells[w] &= ~m;
+        first = (w << 6) + hi + 1;
+    }
+}
+
 /* Reserve room for len payload bytes. Returns where to write the payload,
  * or NULL if the ring is full now. */
 static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
@@ -126,6 +170,8 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
             return NULL;
     }
     if (skip) {
+        /* the consumer goes on at the ring's start (free: checked above) */
+        tide_ring_guard(p, 0);
         uint64_t tag = (p->tail >> p->shift) + 1;
         _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
         atomic_store_explicit(w, (tag << 32) | TIDE_RING_SKIP, memory_order_release);
@@ -140,10 +186,16 @@ static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
 {
     uint64_t off = p->tail & p->mask;
     uint64_t tag = (p->tail >> p->shift) + 1;
-    uint64_t next = p->tail + tide_ring_round(8 + (uint64_t)len);
+    uint64_t need = tide_ring_round(8 + (uint64_t)len);
+    uint64_t first = off / TIDE_RING_CELL, ncells = need / TIDE_RING_CELL;
+    if (ncells > 1)
+        tide_ring_mark(p, first + 1, first + ncells - 1, 1);
+    /* where the consumer looks next; free, or the start of the oldest
+     * entry it has not taken (whose word is no payload) */
+    tide_ring_guard(p, (off + need) & p->mask);
     _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
     atomic_store_explicit(w, (tag << 32) | (uint64_t)(8 + len), memory_order_release);
-    p->tail = next;
+    p->tail += need;
 }
 
 /* The next entry's payload and length, or NULL if none has arrived. */
@@ -163,7 +215,6 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
         }
         uint32_t n = (uint32_t)word;
         if (n == TIDE_RING_SKIP) {
-            atomic_store_explicit(w, 0, memory_order_relaxed);
             c->head += c->size - off;
             continue;
         }
@@ -175,11 +226,7 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
 /* Consume the entry returned by the last peek. */
 static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
 {
-    uint64_t end = c->head + tide_ring_round(8 + (uint64_t)len);
-    /* entries never wrap (a skip entry fills the end of the ring) */
-    for (uint64_t pos = c->head; pos < end; pos += TIDE_RING_CELL)
-        atomic_store_explicit((_Atomic uint64_t *)(c->cells + (pos & c->mask)), 0, memory_order_relaxed);
-    c->head = end;
+    c->head += tide_ring_round(8 + (uint64_t)len);
     if (publish_now || c->head - c->published >= c->size / 8) {
         atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
         c->published = c->head;
