@@ -116,6 +116,7 @@ typedef long double _Complex tide_cldouble;
         }                                                                     \
     }
 
+DEF_INT(char, char, unsigned)
 DEF_INT(schar, tide_schar, unsigned)
 DEF_INT(uchar, tide_uchar, unsigned)
 DEF_INT(short, short, unsigned)
@@ -136,6 +137,7 @@ DEF_INT(u32, uint32_t, uint32_t)
 DEF_INT(u64, uint64_t, uint64_t)
 DEF_INT(aint, MPI_Aint, uintptr_t)
 
+DEF_LOGICAL(char, char)
 DEF_LOGICAL(schar, tide_schar)
 DEF_LOGICAL(uchar, tide_uchar)
 DEF_LOGICAL(short, short)
@@ -208,7 +210,7 @@ DEF_PAIR(integer_integer, int32_t, int32_t) /* MPI_2INTEGER */
 
 #define T(h) [TIDE_TYI(h)]
 static tide_op_kernel_fn *const kernels[TIDE_BUILTIN_TYPE_COUNT][TIDE_BUILTIN_OP_COUNT] = {
-    /* C integer (MPI_CHAR is not one: it holds printable characters) */
+    /* C integer */
     T(MPI_SIGNED_CHAR) = {CINT_OPS(schar)},
     T(MPI_UNSIGNED_CHAR) = {CINT_OPS(uchar)},
     T(MPI_SHORT) = {CINT_OPS(short)},
@@ -227,6 +229,11 @@ static tide_op_kernel_fn *const kernels[TIDE_BUILTIN_TYPE_COUNT][TIDE_BUILTIN_OP
     T(MPI_UINT16_T) = {CINT_OPS(u16)},
     T(MPI_UINT32_T) = {CINT_OPS(u32)},
     T(MPI_UINT64_T) = {CINT_OPS(u64)},
+    /* MPI_CHAR holds printable characters and the standard's table has
+     * no operation for it; Open MPI and MPICH take it as a C integer (a
+     * char), and programs rely on that (OSU 7's reduction benchmarks use
+     * MPI_CHAR with MPI_SUM by default), so Tide does too */
+    T(MPI_CHAR) = {CINT_OPS(char)},
     /* multi-language types (MPI_Offset and MPI_Count are long long) */
     T(MPI_AINT) = {FINT_OPS(aint)},
     T(MPI_OFFSET) = {FINT_OPS(llong)},
@@ -290,6 +297,7 @@ static tide_op_kernel_fn *const kernels[TIDE_BUILTIN_TYPE_COUNT][TIDE_BUILTIN_OP
 #define CP(t) {sizeof(pair_##t), _Alignof(pair_##t), sizeof(((pair_##t *)0)->v), \
                offsetof(pair_##t, i), sizeof(((pair_##t *)0)->i)}
 static const struct tide_op_ctype ctypes[TIDE_BUILTIN_TYPE_COUNT] = {
+    T(MPI_CHAR) = CT(char),
     T(MPI_SIGNED_CHAR) = CT(tide_schar),
     T(MPI_UNSIGNED_CHAR) = CT(tide_uchar),
     T(MPI_SHORT) = CT(short),
@@ -379,18 +387,18 @@ const char *tide_op_groups(int opi)
     switch (opi) {
     case TIDE_OPI(MPI_MAX):
     case TIDE_OPI(MPI_MIN):
-        return "C integer, Fortran integer, floating point and MPI_AINT/MPI_OFFSET/MPI_COUNT";
+        return "C integer, MPI_CHAR, Fortran integer, floating point and MPI_AINT/MPI_OFFSET/MPI_COUNT";
     case TIDE_OPI(MPI_SUM):
     case TIDE_OPI(MPI_PROD):
-        return "C integer, Fortran integer, floating point, complex and MPI_AINT/MPI_OFFSET/MPI_COUNT";
+        return "C integer, MPI_CHAR, Fortran integer, floating point, complex and MPI_AINT/MPI_OFFSET/MPI_COUNT";
     case TIDE_OPI(MPI_LAND):
     case TIDE_OPI(MPI_LOR):
     case TIDE_OPI(MPI_LXOR):
-        return "C integer and logical";
+        return "C integer, MPI_CHAR and logical";
     case TIDE_OPI(MPI_BAND):
     case TIDE_OPI(MPI_BOR):
     case TIDE_OPI(MPI_BXOR):
-        return "C integer, Fortran integer, MPI_BYTE and MPI_AINT/MPI_OFFSET/MPI_COUNT";
+        return "C integer, MPI_CHAR, Fortran integer, MPI_BYTE and MPI_AINT/MPI_OFFSET/MPI_COUNT";
     case TIDE_OPI(MPI_MAXLOC):
     case TIDE_OPI(MPI_MINLOC):
         return "the value-index pairs MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, "
