@@ -1,7 +1,8 @@
 /*
  * coll_types.c: every predefined operation on every predefined datatype
  * through MPI_Allreduce, MPI_Reduce and MPI_Scan. The pairs the standard's
- * table allows (MPI-2.2 5.9.2, with MPI-3's multi-language types) must
+ * table allows (MPI-2.2 5.9.2, with MPI-3's multi-language types, and
+ * MPI_CHAR taken as a C integer as other implementations do) must
  * give the reduction computed locally with MPI_Reduce_local in rank
  * order; every other pair must fail with MPI_ERR_OP on every rank (and so
  * must a derived type mixing basic types, and MPI_REPLACE / MPI_NO_OP,
@@ -45,6 +46,8 @@ static struct tinfo types[] = {
     TI(MPI_UNSIGNED_LONG_LONG, G_CINT, K_UINT, sizeof(long long)),
     TI(MPI_SIGNED_CHAR, G_CINT, K_SINT, 1),
     TI(MPI_UNSIGNED_CHAR, G_CINT, K_UINT, 1),
+    /* not in the table: a C char, as in Open MPI and MPICH */
+    TI(MPI_CHAR, G_CINT, (char)-1 < 0 ? K_SINT : K_UINT, 1),
     TI(MPI_INT8_T, G_CINT, K_SINT, 1),
     TI(MPI_INT16_T, G_CINT, K_SINT, 2),
     TI(MPI_INT32_T, G_CINT, K_SINT, 4),
@@ -96,7 +99,6 @@ static struct tinfo types[] = {
     TP(MPI_2DOUBLE_PRECISION, K_FLT, 8, 8, 8, K_FLT),
     TP(MPI_2INTEGER, K_SINT, 4, 4, 4, K_SINT),
     /* in no group */
-    TI(MPI_CHAR, 0, K_OTHER, 1),
     TI(MPI_WCHAR, 0, K_OTHER, sizeof(wchar_t)),
     TI(MPI_CHARACTER, 0, K_OTHER, 1),
     TI(MPI_PACKED, 0, K_OTHER, 1),
