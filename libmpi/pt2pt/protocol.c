@@ -54,6 +54,27 @@ static struct tide_pending *pend_free;
 static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
                        uint64_t sreq);
 
+/* The single-copy reads of one burst of messages from one process (a
+ * transport's delivery pass, tide_protocol_burst_begin/end): contiguous
+ * reads up to BURST_GET_MAX bytes are gathered and done with one call at
+ * the end of the pass, so a stream of rendezvous messages (a window of
+ * nonblocking sends) costs one system call per pass instead of one per
+ * message. */
+#define BURST_GETS 64
+#define BURST_GET_MAX (128 * 1024)
+static struct {
+    int depth;
+    int n;
+    struct tide_proc *from;
+    struct tide_request *req[BURST_GETS];
+    struct iovec local[BURST_GETS], remote[BURST_GETS];
+} burst;
+
+static void burst_flush(void);
+static bool burst_add(struct tide_request *r, struct tide_proc *from, void *remote, size_t n);
+static void get_finish(struct tide_request *r, struct tide_proc *from, int rc);
+static void ask_for_data(struct tide_request *r, struct tide_proc *from);
+
 /* ---- per-peer queues ---- */
 
 static struct tide_pending *pend_new(int kind, struct tide_request *req)
@@ -278,21 +299,96 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
                                                           : SPLIT_MIN;
         if (n >= split_min && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
             return; /* completes when the sender has written its part */
-        int rc = do_get(r, from, riov, nr, 0, n);
-        if (rc == 0) {
-            from->get_ok = true;
-            struct tide_hdr fin = {.type = TIDE_MSG_FIN, .sreq = sreq};
-            send_ctrl(from, &fin);
-            tide_request_complete(r);
-            return;
-        }
-        /* not allowed to read that process: fall back to DATA for good */
-        from->no_get = true;
-        tide_conv_seek(&r->conv, 0);
+        if (burst.depth && nr == 1 && n <= BURST_GET_MAX && riov[0].iov_len >= n && burst_add(r, from, riov[0].iov_base, n))
+            return; /* read at the end of the delivery pass */
+        get_finish(r, from, do_get(r, from, riov, nr, 0, n));
+        return;
     }
+    ask_for_data(r, from);
+}
+
+/* Rendezvous without a single-copy read: clear to send, the data follows. */
+static void ask_for_data(struct tide_request *r, struct tide_proc *from)
+{
     r->state = TIDE_RS_RECEIVING;
-    struct tide_hdr cts = {.type = TIDE_MSG_CTS, .sreq = sreq, .aux = r->id};
+    struct tide_hdr cts = {.type = TIDE_MSG_CTS, .sreq = r->remote, .aux = r->id};
     send_ctrl(from, &cts);
+}
+
+/* A single-copy read of receive r ended with rc (0 or -errno). */
+static void get_finish(struct tide_request *r, struct tide_proc *from, int rc)
+{
+    if (rc == 0) {
+        from->get_ok = true;
+        struct tide_hdr fin = {.type = TIDE_MSG_FIN, .sreq = r->remote};
+        send_ctrl(from, &fin);
+        tide_request_complete(r);
+        return;
+    }
+    /* not allowed to read that process: fall back to DATA for good */
+    from->no_get = true;
+    tide_conv_seek(&r->conv, 0);
+    ask_for_data(r, from);
+}
+
+/* Gather the read of n bytes at remote into receive r (contiguous there
+ * too), for the end of the pass. False if r's buffer is not one piece. */
+static bool burst_add(struct tide_request *r, struct tide_proc *from, void *remote, size_t n)
+{
+    struct iovec liov;
+    size_t bytes;
+    tide_conv_seek(&r->conv, 0);
+    if (tide_conv_iov(&r->conv, &liov, 1, n, &bytes) != 1 || bytes != n)
+        return false;
+    if (burst.n && (burst.from != from || burst.n == BURST_GETS))
+        burst_flush();
+    burst.from = from;
+    burst.req[burst.n] = r;
+    burst.local[burst.n] = liov;
+    burst.remote[burst.n] = (struct iovec){.iov_base = remote, .iov_len = n};
+    burst.n++;
+    return true;
+}
+
+/* Do the gathered reads: one call for all; a read it did not finish is
+ * done again on its own (which also finds out why). */
+static void burst_flush(void)
+{
+    int n = burst.n;
+    if (!n)
+        return;
+    /* completions below may start new reads (callbacks): work on a copy */
+    struct tide_request *req[BURST_GETS];
+    struct iovec local[BURST_GETS], remote[BURST_GETS];
+    memcpy(req, burst.req, (size_t)n * sizeof *req);
+    memcpy(local, burst.local, (size_t)n * sizeof *local);
+    memcpy(remote, burst.remote, (size_t)n * sizeof *remote);
+    burst.n = 0;
+    struct tide_proc *from = burst.from;
+    struct tide_transport *tx = tx_of(from);
+    long got = tx ? tx->get(from, local, n, remote, n) : -EIO;
+    size_t left = got > 0 ? (size_t)got : 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = local[i].iov_len;
+        if (left >= len) {
+            left -= len;
+            get_finish(req[i], from, 0);
+        } else {
+            left = 0;
+            get_finish(req[i], from, do_get(req[i], from, &remote[i], 1, 0, len));
+        }
+    }
+}
+
+void tide_protocol_burst_begin(void)
+{
+    burst.depth++;
+}
+
+void tide_protocol_burst_end(void)
+{
+    if (--burst.depth == 0)
+        burst_flush();
 }
 
 /* A large get shared between both sides: ask the sender to write the

@@ -489,6 +489,7 @@ static void scan_slots(void)
 __attribute__((noinline)) static int deliver_ring_count(struct inbound *in, int max)
 {
     int n = 0;
+    tide_protocol_burst_begin();
     for (int k = 0; k < max; k++) {
         size_t len;
         const uint8_t *msg = tide_ring_peek(&in->cons, &len);
@@ -501,6 +502,7 @@ __attribute__((noinline)) static int deliver_ring_count(struct inbound *in, int 
         tide_ring_release(&in->cons, len, 0);
         n++;
     }
+    tide_protocol_burst_end();
     return n;
 }
 

@@ -105,6 +105,11 @@ struct tide_transport {
  * valid only during the call. */
 void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
                             size_t payload_len);
+/* Around a pass that delivers several messages from one process: work
+ * their arrival starts may be done together at the end (single-copy
+ * reads). Nest freely. */
+void tide_protocol_burst_begin(void);
+void tide_protocol_burst_end(void);
 
 /* Zero-copy receive of DATA: where the payload of h should go. Fills up to
  * max iovecs covering the whole payload and returns their number, or 0 if
