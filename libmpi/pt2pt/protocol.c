@@ -225,23 +225,82 @@ static int slice_iov(const struct iovec *in, int nin, size_t off, size_t n, stru
     return k;
 }
 
+/* Receives whose type is made of small pieces are not read with one iovec
+ * per piece, where the kernel's work per iovec outweighs the copy: below
+ * an average of GET_STREAM_PIECE bytes the sender streams the message
+ * (clear to send and DATA chunks, its copying overlapping our unpacking),
+ * except when ranks outnumber cores; there, below GET_BOUNCE_PIECE bytes,
+ * the sender's bytes are read in chunks of GET_BOUNCE_CHUNK into a buffer
+ * and unpacked from it. Otherwise a read takes up to GET_LOCAL_IOV
+ * iovecs (the kernel's limit). */
+#define GET_STREAM_PIECE 2048
+#define GET_BOUNCE_PIECE 128
+#define GET_BOUNCE_CHUNK (256 * 1024)
+#define GET_LOCAL_IOV 1024
+
+static bool has_small_pieces(const struct tide_datatype *dt, size_t below)
+{
+    return !dt->contig && dt->npieces && dt->size / dt->npieces < below;
+}
+
+/* Read remote bytes [off, off + n) of riov to dst. 0 or -errno. */
+static int get_span(struct tide_transport *tx, struct tide_proc *from, const struct iovec *riov, int nriov,
+                    size_t off, size_t n, uint8_t *dst)
+{
+    size_t got = 0;
+    while (got < n) {
+        struct iovec rs[GET_MAX_IOV];
+        int nr = slice_iov(riov, nriov, off + got, n - got, rs, GET_MAX_IOV);
+        struct iovec l = {.iov_base = dst + got, .iov_len = n - got};
+        long rc = tx->get(from, &l, 1, rs, nr);
+        if (rc < 0)
+            return (int)rc;
+        if (rc == 0)
+            return -EIO;
+        got += (size_t)rc;
+    }
+    return 0;
+}
+
+static int do_get_bounced(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nriov,
+                          size_t off, size_t n)
+{
+    struct tide_transport *tx = tx_of(from);
+    size_t cap = n < GET_BOUNCE_CHUNK ? n : GET_BOUNCE_CHUNK;
+    uint8_t *buf = malloc(cap ? cap : 1);
+    if (!buf)
+        return -ENOMEM;
+    tide_conv_seek(&r->conv, off);
+    int rc = 0;
+    for (size_t done = 0; done < n && rc == 0; done += cap) {
+        size_t chunk = n - done < cap ? n - done : cap;
+        rc = get_span(tx, from, riov, nriov, off + done, chunk, buf);
+        if (rc == 0)
+            tide_conv_unpack(&r->conv, buf, chunk);
+    }
+    free(buf);
+    return rc;
+}
+
 /* Single-copy read of bytes [off, off + n) of the sender's buffer into the
  * receive. 0 or -errno. */
 static int do_get(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nriov,
                   size_t off, size_t n)
 {
+    if (has_small_pieces(r->dt, GET_BOUNCE_PIECE))
+        return do_get_bounced(r, from, riov, nriov, off, n);
     struct tide_transport *tx = tx_of(from);
     size_t done = 0;
     tide_conv_seek(&r->conv, off);
     n += off;
     done = off;
     while (done < n) {
-        struct iovec liov[256], rs[256];
+        struct iovec liov[GET_LOCAL_IOV], rs[GET_MAX_IOV];
         size_t bytes;
-        int nl = tide_conv_iov(&r->conv, liov, 256, n - done, &bytes);
+        int nl = tide_conv_iov(&r->conv, liov, GET_LOCAL_IOV, n - done, &bytes);
         if (nl <= 0 || bytes == 0)
             break;
-        int nr = slice_iov(riov, nriov, done, bytes, rs, 256);
+        int nr = slice_iov(riov, nriov, done, bytes, rs, GET_MAX_IOV);
         size_t got = 0;
         while (got < bytes) {
             long rc = tx->get(from, liov, nl, rs, nr);
@@ -259,7 +318,7 @@ static int do_get(struct tide_request *r, struct tide_proc *from, const struct i
                 nl -= i;
                 liov[0].iov_base = (char *)liov[0].iov_base + skip;
                 liov[0].iov_len -= skip;
-                nr = slice_iov(riov, nriov, done + got, bytes - got, rs, 256);
+                nr = slice_iov(riov, nriov, done + got, bytes - got, rs, GET_MAX_IOV);
             }
         }
         done += bytes;
@@ -289,7 +348,11 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
     r->msg_len = len;
     r->done_bytes = 0;
     struct tide_transport *tx = tx_of(from);
-    if ((flags & TIDE_MSGF_GET) && tx && tx->can_get && !from->no_get && niov > 0 &&
+    /* a receive of small pieces: the sender copies into the transport
+     * while we unpack, two cores at work (unless the sender must first be
+     * scheduled) */
+    bool streamed = !tide.oversubscribed && has_small_pieces(r->dt, GET_STREAM_PIECE);
+    if ((flags & TIDE_MSGF_GET) && tx && tx->can_get && !from->no_get && niov > 0 && !streamed &&
         data_len >= (size_t)niov * sizeof(struct iovec)) {
         struct iovec riov[GET_MAX_IOV];
         int nr = niov < GET_MAX_IOV ? niov : GET_MAX_IOV;

@@ -8,6 +8,8 @@
  * directions at once as well. Every byte and status is checked.
  *
  * Ranks pair up (0-1, 2-3, ...); an odd last rank only joins barriers.
+ * Run at 2 ranks and at 4 (more ranks than cores here: the receive of
+ * small pieces reads through a buffer instead of being streamed).
  * Prints "p2p_window: ok" on success.
  */
 #include "testutil.h"

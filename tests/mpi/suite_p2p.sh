@@ -17,7 +17,8 @@ p2p_all() {
     tcase p2p.$tag.status-error -- "$@" $MPIEXEC -n 2 $TB/p2p_status_error
     tcase p2p.$tag.sendrecv -- "$@" $MPIEXEC -n 4 $TB/p2p_sendrecv
     tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
-    tcase p2p.$tag.window -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_window
+    tcase p2p.$tag.window.2 -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_window
+    tcase p2p.$tag.window.4 -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_window
 }
 
 p2p_all default env
