@@ -1,7 +1,9 @@
 /*
  * protocol.h: how messages travel: eager below a transport's limit,
  * rendezvous above it (a single-copy get where the transport has one,
- * otherwise clear-to-send and DATA chunks), synchronous mode by
+ * several gets from one process done in one call when their messages
+ * arrive together; otherwise, and for receives of small pieces,
+ * clear-to-send and DATA chunks), synchronous mode by
  * acknowledgement, sends to oneself without a transport, cancellation of
  * unmatched sends, and the per-peer queues that keep messages in order
  * when a transport is momentarily full.
