@@ -44,12 +44,13 @@ static struct tide_pending *pend_free;
 /* Gets at least this large are shared with the sender: from SPLIT_MIN
  * when this process sends nothing large itself (the sender is likely
  * waiting idle), from SPLIT_MIN_BUSY when it does (both sides copy
- * already: exchanges, bidirectional streams). Never when ranks outnumber
+ * already: exchanges, bidirectional streams; below 1 MiB the extra round
+ * trip costs more than sharing gains there). Never when ranks outnumber
  * cores: there the sender's half waits until it is scheduled, and a
  * sender with several receivers (a broadcast's root) would copy for all
  * of them on its one core. */
 #define SPLIT_MIN (64 * 1024)
-#define SPLIT_MIN_BUSY (256 * 1024)
+#define SPLIT_MIN_BUSY (1024 * 1024)
 
 static int start_split(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nr, size_t n,
                        uint64_t sreq);
