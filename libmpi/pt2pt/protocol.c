@@ -363,7 +363,8 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
                                                           : SPLIT_MIN;
         if (n >= split_min && from->get_ok && tx->put && start_split(r, from, riov, nr, n, sreq) == 0)
             return; /* completes when the sender has written its part */
-        if (burst.depth && nr == 1 && n <= BURST_GET_MAX && riov[0].iov_len >= n && burst_add(r, from, riov[0].iov_base, n))
+        if (burst.depth && nr == 1 && n <= BURST_GET_MAX && riov[0].iov_len >= n &&
+            burst_add(r, from, riov[0].iov_base, n))
             return; /* read at the end of the delivery pass */
         get_finish(r, from, do_get(r, from, riov, nr, 0, n));
         return;

@@ -236,7 +236,8 @@ static void test_char_allreduce(void)
 {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    const MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND,
+                          MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
     const char *names[] = {"MAX", "MIN", "SUM", "PROD", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR"};
     for (int o = 0; o < 10; o++) {
         char in[3] = {(char)(rank + 1), (char)(rank % 2), (char)(1 << (rank % 7))}, out[3] = {0, 0, 0};
