@@ -148,6 +148,7 @@ DEF_LOGICAL(long, long)
 DEF_LOGICAL(ulong, tide_ulong)
 DEF_LOGICAL(llong, tide_llong)
 DEF_LOGICAL(ullong, tide_ullong)
+DEF_LOGICAL(aint, MPI_Aint)
 DEF_LOGICAL(i8, int8_t)
 DEF_LOGICAL(i16, int16_t)
 DEF_LOGICAL(i32, int32_t)
@@ -197,7 +198,7 @@ DEF_PAIR(integer_integer, int32_t, int32_t) /* MPI_2INTEGER */
     O(MPI_MAX) = max_##t, O(MPI_MIN) = min_##t, O(MPI_SUM) = sum_##t, O(MPI_PROD) = prod_##t, \
     O(MPI_LAND) = land_##t, O(MPI_LOR) = lor_##t, O(MPI_LXOR) = lxor_##t,                   \
     O(MPI_BAND) = band_##t, O(MPI_BOR) = bor_##t, O(MPI_BXOR) = bxor_##t
-/* Fortran integers and the multi-language types: no logical ops. */
+/* Fortran integers: no logical ops. */
 #define FINT_OPS(t)                                                                        \
     O(MPI_MAX) = max_##t, O(MPI_MIN) = min_##t, O(MPI_SUM) = sum_##t, O(MPI_PROD) = prod_##t, \
     O(MPI_BAND) = band_##t, O(MPI_BOR) = bor_##t, O(MPI_BXOR) = bxor_##t
@@ -234,10 +235,12 @@ static tide_op_kernel_fn *const kernels[TIDE_BUILTIN_TYPE_COUNT][TIDE_BUILTIN_OP
      * char), and programs rely on that (OSU 7's reduction benchmarks use
      * MPI_CHAR with MPI_SUM by default), so Tide does too */
     T(MPI_CHAR) = {CINT_OPS(char)},
-    /* multi-language types (MPI_Offset and MPI_Count are long long) */
-    T(MPI_AINT) = {FINT_OPS(aint)},
-    T(MPI_OFFSET) = {FINT_OPS(llong)},
-    T(MPI_COUNT) = {FINT_OPS(llong)},
+    /* multi-language types (MPI_Offset and MPI_Count are long long). The
+     * standard's table leaves the logical ops out for them; Open MPI and
+     * MPICH both accept them (C integers to a C program), so Tide does too */
+    T(MPI_AINT) = {CINT_OPS(aint)},
+    T(MPI_OFFSET) = {CINT_OPS(llong)},
+    T(MPI_COUNT) = {CINT_OPS(llong)},
     /* Fortran integer */
     T(MPI_INTEGER) = {FINT_OPS(i32)},
     T(MPI_INTEGER1) = {FINT_OPS(i8)},
@@ -394,7 +397,7 @@ const char *tide_op_groups(int opi)
     case TIDE_OPI(MPI_LAND):
     case TIDE_OPI(MPI_LOR):
     case TIDE_OPI(MPI_LXOR):
-        return "C integer, MPI_CHAR and logical";
+        return "C integer, MPI_CHAR, logical and MPI_AINT/MPI_OFFSET/MPI_COUNT";
     case TIDE_OPI(MPI_BAND):
     case TIDE_OPI(MPI_BOR):
     case TIDE_OPI(MPI_BXOR):

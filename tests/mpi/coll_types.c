@@ -2,7 +2,8 @@
  * coll_types.c: every predefined operation on every predefined datatype
  * through MPI_Allreduce, MPI_Reduce and MPI_Scan. The pairs the standard's
  * table allows (MPI-2.2 5.9.2, with MPI-3's multi-language types, and
- * MPI_CHAR taken as a C integer as other implementations do) must
+ * MPI_CHAR taken as a C integer and logical ops allowed on the
+ * multi-language types, as other implementations do) must
  * give the reduction computed locally with MPI_Reduce_local in rank
  * order; every other pair must fail with MPI_ERR_OP on every rank (and so
  * must a derived type mixing basic types, and MPI_REPLACE / MPI_NO_OP,
@@ -114,9 +115,9 @@ static const struct {
     {"MPI_MIN", MPI_MIN, G_CINT | G_FINT | G_FLOAT | G_MULTI},
     {"MPI_SUM", MPI_SUM, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
     {"MPI_PROD", MPI_PROD, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
-    {"MPI_LAND", MPI_LAND, G_CINT | G_LOGICAL},
-    {"MPI_LOR", MPI_LOR, G_CINT | G_LOGICAL},
-    {"MPI_LXOR", MPI_LXOR, G_CINT | G_LOGICAL},
+    {"MPI_LAND", MPI_LAND, G_CINT | G_LOGICAL | G_MULTI},
+    {"MPI_LOR", MPI_LOR, G_CINT | G_LOGICAL | G_MULTI},
+    {"MPI_LXOR", MPI_LXOR, G_CINT | G_LOGICAL | G_MULTI},
     {"MPI_BAND", MPI_BAND, G_CINT | G_FINT | G_BYTE | G_MULTI},
     {"MPI_BOR", MPI_BOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
     {"MPI_BXOR", MPI_BXOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
