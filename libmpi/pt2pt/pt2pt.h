@@ -48,6 +48,12 @@ static inline bool tide_pt2pt_args_ok(const struct tide_comm *c, const void *buf
            (tag >= 0 || (recv && tag == MPI_ANY_TAG)) && (buf || count == 0 || !dt->predefined || dt->size == 0);
 }
 
+/* An empty message to or from MPI_PROC_NULL may name MPI_DATATYPE_NULL
+ * (MPICH accepts it, and programs pass it when nothing moves): such a
+ * call goes ahead as if it named MPI_BYTE. Returns dt otherwise. */
+struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, int count,
+                                                int rank);
+
 int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_recv_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_send_tag(int tag, const char *fn);

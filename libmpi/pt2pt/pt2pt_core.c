@@ -137,6 +137,14 @@ int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const ch
                     arg, c->is_inter ? "remote" : "communicator's", n);
 }
 
+struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, int count,
+                                                int rank)
+{
+    if (!dt && h == MPI_DATATYPE_NULL && count == 0 && rank == MPI_PROC_NULL)
+        return tide_datatype_get(MPI_BYTE);
+    return dt;
+}
+
 int tide_check_recv_rank(struct tide_comm *c, int rank, const char *fn, const char *arg)
 {
     if (rank == MPI_ANY_SOURCE)

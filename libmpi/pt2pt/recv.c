@@ -14,7 +14,7 @@ static int check_recv(const char *fn, void *buf, int count, MPI_Datatype datatyp
     *cp = c;
     if (!c)
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
-    struct tide_datatype *dt = tide_datatype_get(datatype);
+    struct tide_datatype *dt = tide_pt2pt_null_peer_type(tide_datatype_get(datatype), datatype, count, source);
     *dtp = dt;
     if (tide_pt2pt_args_ok(c, buf, count, dt, source, tag, true))
         return MPI_SUCCESS;

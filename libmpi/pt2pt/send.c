@@ -18,7 +18,7 @@ static int check_send(const char *fn, const void *buf, int count, MPI_Datatype d
     *cp = c;
     if (!c)
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
-    struct tide_datatype *dt = tide_datatype_get(datatype);
+    struct tide_datatype *dt = tide_pt2pt_null_peer_type(tide_datatype_get(datatype), datatype, count, dest);
     *dtp = dt;
     if (tide_pt2pt_args_ok(c, buf, count, dt, dest, tag, false))
         return MPI_SUCCESS;

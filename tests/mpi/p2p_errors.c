@@ -2,7 +2,8 @@
  * p2p_errors.c: bad arguments to point-to-point calls give the right
  * error class through MPI_ERRORS_RETURN, with a message naming the call
  * and the argument; truncation gives MPI_ERR_TRUNCATE with the status
- * filled; MPI_PROC_NULL sends and receives complete at once.
+ * filled; MPI_PROC_NULL sends and receives complete at once (also
+ * empty ones naming MPI_DATATYPE_NULL).
  */
 #include "testutil.h"
 
@@ -65,6 +66,22 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Probe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st));
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "proc null probe");
     CHECK_OK(MPI_Sendrecv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, &v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st));
+    /* an empty message to or from MPI_PROC_NULL may name MPI_DATATYPE_NULL
+     * (as MPICH allows); with a real peer or a count it is still an error */
+    st.MPI_SOURCE = 99;
+    CHECK_OK(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &r));
+    CHECK_OK(MPI_Waitall(1, &r, &st));
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG, "proc null irecv of datatype null");
+    st.MPI_SOURCE = 99;
+    CHECK_OK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &st));
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG, "proc null recv of datatype null");
+    CHECK_OK(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Isend(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &r));
+    CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_ERR(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 10, MPI_COMM_WORLD, &st), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Recv(&v, 1, MPI_DATATYPE_NULL, MPI_PROC_NULL, 10, MPI_COMM_WORLD, &st), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 0, 10, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, -2, MPI_COMM_WORLD, &r), MPI_ERR_TAG);
 
     /* truncation, eager and rendezvous, to self and to a peer */
     int sizes[2] = {10, 200000};
