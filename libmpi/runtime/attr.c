@@ -154,8 +154,14 @@ int tide_keyval_free(int kind, int *keyval, const char *fn)
                         kind_name(kv->kind), kind_name(kind));
     if (kv->predefined)
         return tide_err(MPI_ERR_KEYVAL, "%s: a predefined keyval cannot be freed", fn);
-    if (kv->freed)
-        return tide_err(MPI_ERR_KEYVAL, "%s: keyval %d has already been freed", fn, *keyval);
+    if (kv->freed) {
+        /* freed before but still alive (attributes use it): Open MPI and
+         * MPICH let another copy of the handle be freed too (a delete
+         * callback freeing the keyval it is called with is a common
+         * pattern), so this does nothing more */
+        *keyval = MPI_KEYVAL_INVALID;
+        return MPI_SUCCESS;
+    }
     /* The handle stays allocated (and is not reused) until the last
      * attribute using the keyval is deleted: MPI-2.2 section 6.7.2 has
      * the program delete those attributes with the freed keyval. */
