@@ -26,7 +26,8 @@ void mpiexec_usage(FILE *f)
           "  -x NAME[=VALUE]          export NAME (with VALUE, or its current value) to all\n"
           "  -genv NAME VALUE         same as -x NAME=VALUE\n"
           "  --tag-output             prefix each output line with [rank]\n"
-          "  --timeout SECONDS        end the job after SECONDS (exit status 124)\n"
+          "  --timeout SECONDS        end the job after SECONDS (exit status 124; also\n"
+          "                           from the environment variable MPIEXEC_TIMEOUT)\n"
           "  --oversubscribe          allow more processes than slots (the default)\n"
           "  --no-oversubscribe       refuse to run more processes than slots\n"
           "  --universe-size N        value of MPI_UNIVERSE_SIZE (default: the slots)\n"
@@ -247,6 +248,13 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
             ERR("unknown option '%s' (mpiexec --help lists the options)", a);
         }
         i++;
+    }
+    if (o->timeout == 0 && getenv_fn) {
+        /* as with Open MPI's and MPICH's launchers, MPIEXEC_TIMEOUT
+         * stands in for --timeout (empty or 0: no limit) */
+        const char *t = getenv_fn("MPIEXEC_TIMEOUT");
+        if (t && *t && strcmp(t, "0") != 0 && (parse_count(t, &o->timeout) != 0 || o->timeout <= 0))
+            ERR("MPIEXEC_TIMEOUT: '%s' is not a number of seconds", t);
     }
     if (o->help || o->version || o->show_params) {
         if (!cur->argv) { /* a trailing empty context is fine here */

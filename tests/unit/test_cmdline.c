@@ -12,8 +12,12 @@
 #include "argv.h"
 #include "cmdline.h"
 
+static const char *fake_timeout; /* MPIEXEC_TIMEOUT in the fake environment */
+
 static const char *fake_env(const char *name)
 {
+    if (strcmp(name, "MPIEXEC_TIMEOUT") == 0)
+        return fake_timeout;
     return strcmp(name, "HOME") == 0 ? "/home/me" : NULL;
 }
 
@@ -101,6 +105,23 @@ static void test_globals(void **state)
     assert_int_equal(o.timeout, 3);
     assert_int_equal(o.oversubscribe, 1);
     mpiexec_opts_free(&o);
+    /* MPIEXEC_TIMEOUT when --timeout is not given */
+    fake_timeout = "7";
+    assert_int_equal(parse(&o, err, "mpiexec p"), 0);
+    assert_int_equal(o.timeout, 7);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec --timeout 2 p"), 0);
+    assert_int_equal(o.timeout, 2);
+    mpiexec_opts_free(&o);
+    fake_timeout = "0";
+    assert_int_equal(parse(&o, err, "mpiexec p"), 0);
+    assert_int_equal(o.timeout, 0);
+    mpiexec_opts_free(&o);
+    fake_timeout = "soon";
+    assert_int_equal(parse(&o, err, "mpiexec p"), -1);
+    assert_non_null(strstr(err, "MPIEXEC_TIMEOUT"));
+    mpiexec_opts_free(&o);
+    fake_timeout = NULL;
     assert_int_equal(parse(&o, err, "mpiexec --help"), 0);
     assert_true(o.help);
     mpiexec_opts_free(&o);
