@@ -18,6 +18,7 @@
 #include "coll/direct.h"
 #include "coll/inter.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -455,7 +456,8 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     int rc;
     if (c->is_inter && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator"))))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
+        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
         return rc;
     if (a->sbuf != MPI_IN_PLACE &&
         ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -476,6 +478,16 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
         if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
             (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
             return rc;
+    }
+    if (!c->is_inter && a->sbuf != MPI_IN_PLACE && a->sbuf && a->scount > 0 && a->sdt->size > 0) {
+        /* sendbuf at the place of this rank's own block in recvbuf */
+        long long own = vform ? (long long)a->displs[c->rank] * a->rdt->extent
+                              : (long long)c->rank * a->rcount * a->rdt->extent;
+        if ((uintptr_t)a->rbuf + (uintptr_t)own == (uintptr_t)a->sbuf)
+            return tide_err(MPI_ERR_BUFFER,
+                            "%s: sendbuf is this rank's own block of recvbuf (aliased arguments sendbuf and "
+                            "recvbuf; pass MPI_IN_PLACE as sendbuf for the in-place form)",
+                            fn);
     }
     if (!a->sdt)
         a->sdt = a->rdt;

@@ -472,6 +472,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
+    if (!rc)
+        rc = tide_coll_no_alias(sbuf, rbuf, fn);
     if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
         !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))

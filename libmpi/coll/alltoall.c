@@ -322,7 +322,8 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
     int n = c->is_inter ? c->remote_size : c->size;
     if (c->is_inter && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator")))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
+        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
         return rc;
     if (f == F_EVEN) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||

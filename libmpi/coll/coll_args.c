@@ -10,6 +10,9 @@
  * (and, on an intercommunicator, one on the local group's communicator),
  * whether or not it has anything to send; a rank that fails its checks
  * under coll_check takes the same numbers, so the ranks stay in step.
+ * Without coll_check a call refused by its local checks takes none: it
+ * did not happen, and the same call made again with good arguments is
+ * the one the other ranks meet.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
@@ -76,6 +79,16 @@ int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, 
     if (buf == MPI_IN_PLACE)
         return tide_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed here (argument %s: %s)", fn, argname,
                         why);
+    return MPI_SUCCESS;
+}
+
+int tide_coll_no_alias(const void *sbuf, const void *rbuf, const char *fn)
+{
+    if (sbuf && sbuf != MPI_IN_PLACE && sbuf == rbuf)
+        return tide_err(MPI_ERR_BUFFER,
+                        "%s: sendbuf and recvbuf are the same buffer (arguments sendbuf and recvbuf; "
+                        "pass MPI_IN_PLACE as sendbuf for the in-place form)",
+                        fn);
     return MPI_SUCCESS;
 }
 
@@ -243,6 +256,13 @@ int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struc
                         "%s: each block sent is %zu bytes but each block received only %zu (arguments sendcount, "
                         "sendtype, recvcount, recvtype)",
                         fn, s, r);
+    /* a shorter block fits, but the standard wants the same amount sent
+     * as received: under coll_check that is an error too */
+    if (s < r && tide_coll_checking())
+        return tide_err(MPI_ERR_TRUNCATE,
+                        "%s: each block sent is %zu bytes but each block received %zu; they must be equal "
+                        "(arguments sendcount, sendtype, recvcount, recvtype)",
+                        fn, s, r);
     return MPI_SUCCESS;
 }
 
@@ -340,8 +360,9 @@ int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *f
         return code;
     if (tide_coll_checking())
         return tide_coll_agree_fail(c, code, root, fn);
-    c->coll_seq++;
-    if (c->is_inter && c->local_comm)
-        c->local_comm->coll_seq++;
+    /* Without the agreement the call did not happen: it takes no sequence
+     * number, so a rank that corrects its arguments and calls again (as
+     * after a root-only error the others never saw) meets the call the
+     * other ranks made. */
     return code;
 }

@@ -31,6 +31,10 @@ int tide_coll_check_buf(const void *buf, int count, struct tide_datatype *dt, co
                         const char *argname);
 /* MPI_IN_PLACE where the standard does not allow it. */
 int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, const char *why);
+/* sendbuf and recvbuf may not be the same buffer (MPI forbids aliasing an
+ * OUT argument with another; MPI_IN_PLACE is the way to say "in place").
+ * MPI_BOTTOM (NULL) is exempt: two absolute-address types may share it. */
+int tide_coll_no_alias(const void *sbuf, const void *rbuf, const char *fn);
 /* root: a rank of the group (intracommunicator), or MPI_ROOT /
  * MPI_PROC_NULL / a remote rank (intercommunicator). */
 int tide_coll_check_root(struct tide_comm *c, int root, const char *fn);

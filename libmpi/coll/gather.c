@@ -191,7 +191,8 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     }
     if (!is_root && a->rbuf == MPI_IN_PLACE && !c->is_inter)
         a->rbuf = NULL; /* not significant */
-    if (is_root && (rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
+    if (is_root && ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
+                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
         return rc;
     if (sends && a->sbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -242,7 +243,10 @@ static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Dataty
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = a->root, .bytes = -1};
+        /* even blocks within one group: every rank's block is the same size */
+        bool root = c->rank == a->root;
+        struct tide_coll_agree ag = {.root = a->root,
+                                     .bytes = vform || c->is_inter ? -1 : root ? (long long)a->rcount * (long long)a->rdt->size : (long long)a->scount * (long long)a->sdt->size};
         tide_coll_agree_add(s, c, &ag, fn);
     }
     build(s, c, a, vform);

@@ -293,8 +293,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
                 rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "not on an intercommunicator");
         } else if (!is_root) {
             rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "only the root may use it");
-        } else {
-            rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
+        } else if (!(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf"))) {
+            rc = tide_coll_no_alias(sbuf, rbuf, fn);
         }
         if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
             !(rc = tide_coll_check_op(op, dt, fn, &o))) {

@@ -156,6 +156,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
+    if (!rc)
+        rc = tide_coll_no_alias(sbuf, rbuf, fn);
     if (!rc && block) {
         if (rcount < 0) {
             rc = tide_err(MPI_ERR_COUNT, "%s: negative count %d (argument recvcount)", fn, rcount);

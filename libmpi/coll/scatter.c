@@ -187,7 +187,8 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
         if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "only the root may use it")))
             return rc;
     }
-    if (is_root && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")))
+    if (is_root && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")) ||
+                    (!c->is_inter && (rc = tide_coll_no_alias(a->rbuf, a->sbuf, fn)))))
         return rc;
     if (recvs && a->rbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
@@ -238,7 +239,10 @@ static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Dataty
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = a->root, .bytes = -1};
+        /* even blocks within one group: every rank's block is the same size */
+        bool root = c->rank == a->root;
+        struct tide_coll_agree ag = {.root = a->root,
+                                     .bytes = vform || c->is_inter ? -1 : root ? (long long)a->scount * (long long)a->sdt->size : (long long)a->rcount * (long long)a->rdt->size};
         tide_coll_agree_add(s, c, &ag, fn);
     }
     build(s, c, a, vform);

@@ -136,6 +136,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm_old must be an intracommunicator (argument comm_old)", fn);
     if (!comm_cart)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: comm_cart must not be NULL", fn);
+    *comm_cart = MPI_COMM_NULL; /* what a failed call leaves */
     int points;
     int rc = check_grid(fn, c->size, ndims, dims, periods, &points);
     if (rc != MPI_SUCCESS)

@@ -104,6 +104,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
         return rc;
     if (!comm_graph)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: comm_graph must not be NULL", fn);
+    *comm_graph = MPI_COMM_NULL; /* what a failed call leaves */
     rc = check_graph(fn, c->size, nnodes, index, edges);
     if (rc != MPI_SUCCESS)
         return tide_raise_comm(c, rc);

@@ -28,6 +28,9 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return tide_raise(rc);
     if (count == 0 || dt->size == 0)
         return MPI_SUCCESS;
+    if (inbuf == inoutbuf)
+        return TIDE_ERR(MPI_ERR_BUFFER, "%s: inbuf and inoutbuf are the same buffer (arguments inbuf and inoutbuf)",
+                        fn);
     /* NULL is MPI_BOTTOM: fine with absolute addresses, not otherwise */
     if ((uintptr_t)inbuf + (uintptr_t)dt->true_lb == 0)
         return TIDE_ERR(MPI_ERR_BUFFER, "%s: inbuf is NULL (argument inbuf)", fn);

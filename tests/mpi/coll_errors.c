@@ -9,9 +9,13 @@
  *                        MPI_IN_PLACE where it is not allowed, NULL buffers
  *                        and requests, counts
  *                        whose sum or span overflows, send blocks larger than
- *                        receive blocks, truncation at a receiver.
+ *                        receive blocks, the same buffer as sendbuf and
+ *                        recvbuf (the root-only case followed by the call
+ *                        made again, which meets the others' call),
+ *                        truncation at a receiver.
  *   coll_errors check    run with coll_check=1: mismatched roots, counts and
- *                        operations, and one rank's bad argument, are errors
+ *                        operations, blocks of different sizes (even forms),
+ *                        and one rank's bad argument, are errors
  *                        on every rank, blocking and nonblocking, no hang;
  *                        so are receive blocks that overlap (without
  *                        coll_check those calls run, as elsewhere).
@@ -146,6 +150,47 @@ static void local_errors(void)
     EXPECT(MPI_Allgather(buf, 4, MPI_INT, out, 2, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TRUNCATE, "MPI_Allgather");
     EXPECT(MPI_Alltoall(buf, 2, MPI_DOUBLE, out, 3, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TRUNCATE, "MPI_Alltoall");
     in_step();
+    /* the same buffer as sendbuf and recvbuf (MPI_IN_PLACE is the in-place
+     * form): every rank sees it for itself */
+    EXPECT(MPI_Allreduce(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Allreduce");
+    EXPECT(MPI_Iallreduce(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq), MPI_ERR_BUFFER, "MPI_Iallreduce");
+    EXPECT(MPI_Alltoall(out, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Alltoall");
+    EXPECT(MPI_Scan(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Scan");
+    EXPECT(MPI_Reduce_scatter_block(out, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+           "MPI_Reduce_scatter_block");
+    /* sendbuf where this rank's own block lands */
+    EXPECT(MPI_Allgather(out + rank, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Allgather");
+    in_step();
+    /* seen at the root only: the root's call did not happen, and the same
+     * call with good arguments meets the one the others made */
+    {
+        int v = rank + 1, r = -1;
+        int rc = MPI_Reduce(&v, rank == 0 ? (void *)&v : (void *)&r, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+            CHECK_ERR(rc, MPI_ERR_BUFFER);
+            names(rc, "MPI_Reduce");
+            CHECK_OK(MPI_Reduce(&v, &r, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+            CHECK(r == size * (size + 1) / 2, "reduce after a root-only error: %d", r);
+        } else {
+            CHECK_OK(rc);
+        }
+        int g[64];
+        rc = MPI_Gather(&v, 1, MPI_INT, rank == 0 ? (void *)&v : (void *)g, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank == 0 && size <= 64) {
+            CHECK_ERR(rc, MPI_ERR_BUFFER);
+            CHECK_OK(MPI_Gather(&v, 1, MPI_INT, g, 1, MPI_INT, 0, MPI_COMM_WORLD));
+            for (int i = 0; i < size; i++)
+                CHECK(g[i] == i + 1, "gather after a root-only error: block %d is %d", i, g[i]);
+        } else if (rank == 0) {
+            CHECK_ERR(rc, MPI_ERR_BUFFER);
+            int *gg = malloc((size_t)size * sizeof(int));
+            CHECK_OK(MPI_Gather(&v, 1, MPI_INT, gg, 1, MPI_INT, 0, MPI_COMM_WORLD));
+            free(gg);
+        } else {
+            CHECK_OK(rc);
+        }
+    }
+    in_step();
     /* truncation where only a receiver can see it: rank 1 gets the root's
      * 8 ints (from the root itself, in every broadcast algorithm); ranks
      * further down may get only the 4 their parent kept */
@@ -184,6 +229,15 @@ static void check_mode(void)
         EXPECT(MPI_Allreduce(buf, out, rank == size - 1 ? -1 : 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
                "MPI_Allreduce");
         EXPECT(MPI_Bcast(buf, 1, MPI_INT, rank == 0 ? size : 0, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast");
+        /* blocks of different sizes where each rank's own call looks fine
+         * (even forms: every block is the same size) */
+        EXPECT(MPI_Scatter(out, 1, MPI_INT, buf, rank == 0 ? 1 : 2, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+               "MPI_Scatter");
+        EXPECT(MPI_Gather(buf, rank == 0 ? 2 : 1, MPI_INT, out, 2, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+               "MPI_Gather");
+        /* a rank sending less than it receives */
+        EXPECT(MPI_Allgather(buf, rank == 0 ? 1 : 2, MPI_INT, out, 2, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TRUNCATE,
+               "MPI_Allgather");
         /* MPI_IN_PLACE at a non-root: the root hears of it too */
         EXPECT(MPI_Gather(rank == 1 ? MPI_IN_PLACE : (void *)buf, 1, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD),
                MPI_ERR_BUFFER, "MPI_Gather");

@@ -245,7 +245,9 @@ static void test_any_size(void)
     MPI_Error_string(rc, msg, &len);
     CHECK(cls == MPI_ERR_DIMS && strstr(msg, "dims"), "too many grid points: class %d '%s'", cls, msg);
     int zero[1] = {0};
+    c = MPI_COMM_WORLD;
     CHECK_ERR(MPI_Cart_create(MPI_COMM_WORLD, 1, zero, per, 0, &c), MPI_ERR_DIMS);
+    CHECK(c == MPI_COMM_NULL, "a failed MPI_Cart_create leaves comm_cart MPI_COMM_NULL");
     CHECK_ERR(MPI_Cart_create(MPI_COMM_WORLD, -1, dims, per, 0, &c), MPI_ERR_DIMS);
     CHECK_ERR(MPI_Cart_create(MPI_COMM_NULL, 1, dims, per, 0, &c), MPI_ERR_COMM);
     CHECK_ERR(MPI_Cart_map(MPI_COMM_WORLD, 2, big, p2, &rc), MPI_ERR_DIMS);
