@@ -253,8 +253,10 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
         /* as with Open MPI's and MPICH's launchers, MPIEXEC_TIMEOUT
          * stands in for --timeout (empty or 0: no limit) */
         const char *t = getenv_fn("MPIEXEC_TIMEOUT");
-        if (t && *t && strcmp(t, "0") != 0 && (parse_count(t, &o->timeout) != 0 || o->timeout <= 0))
+        int secs = 0;
+        if (t && *t && (parse_count(t, &secs) != 0 || secs < 0))
             ERR("MPIEXEC_TIMEOUT: '%s' is not a number of seconds", t);
+        o->timeout = secs;
     }
     if (o->help || o->version || o->show_params) {
         if (!cur->argv) { /* a trailing empty context is fine here */

@@ -52,7 +52,7 @@ int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Data
 /* Sum of n counts, MPI_ERR_COUNT if it does not fit an int. */
 int tide_coll_sum_counts(const int *counts, int n, const char *fn, const char *cname, int *sum);
 /* The send side must fit in the receive side: (scount, sdt) packed bytes
- * at most (rcount, rdt) ones. */
+ * at most (rcount, rdt) ones, and exactly as many under coll_check. */
 int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struct tide_datatype *rdt,
                         const char *fn);
 
@@ -83,10 +83,11 @@ void tide_coll_agree_add(struct tide_sched *s, struct tide_comm *c, const struct
 /* A rank whose arguments are wrong still takes part in the agreement (so
  * the others do not wait for it), then returns its error. */
 int tide_coll_agree_fail(struct tide_comm *c, int code, int root, const char *fn);
-/* A call that fails its checks on a valid communicator: takes the
- * sequence numbers the collective would have taken (so the ranks that go
- * ahead stay in step with this one for later collectives), joins the
- * agreement under coll_check, and returns code. */
+/* A call that fails its checks on a valid communicator: under coll_check
+ * joins the agreement and takes the sequence numbers the collective would
+ * have taken (every rank fails with it); otherwise takes none (the call
+ * did not happen, so calling again meets the other ranks' call). Returns
+ * code. */
 int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *fn);
 
 #endif

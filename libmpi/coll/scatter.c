@@ -188,7 +188,7 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
             return rc;
     }
     if (is_root && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")) ||
-                    (!c->is_inter && (rc = tide_coll_no_alias(a->rbuf, a->sbuf, fn)))))
+                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
         return rc;
     if (recvs && a->rbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||

@@ -14,10 +14,11 @@ static int check_recv(const char *fn, void *buf, int count, MPI_Datatype datatyp
     *cp = c;
     if (!c)
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
-    struct tide_datatype *dt = tide_pt2pt_null_peer_type(tide_datatype_get(datatype), datatype, count, source);
+    struct tide_datatype *dt = tide_datatype_get(datatype);
     *dtp = dt;
     if (tide_pt2pt_args_ok(c, buf, count, dt, source, tag, true))
         return MPI_SUCCESS;
+    *dtp = dt = tide_pt2pt_null_peer_type(dt, datatype, count, source);
     int rc;
     if ((rc = tide_datatype_check(dt, datatype, count, fn, "datatype")) ||
         (rc = tide_check_recv_rank(c, source, fn, "source")) || (rc = tide_check_recv_tag(tag, fn)) ||

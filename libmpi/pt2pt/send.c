@@ -18,10 +18,11 @@ static int check_send(const char *fn, const void *buf, int count, MPI_Datatype d
     *cp = c;
     if (!c)
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
-    struct tide_datatype *dt = tide_pt2pt_null_peer_type(tide_datatype_get(datatype), datatype, count, dest);
+    struct tide_datatype *dt = tide_datatype_get(datatype);
     *dtp = dt;
     if (tide_pt2pt_args_ok(c, buf, count, dt, dest, tag, false))
         return MPI_SUCCESS;
+    *dtp = dt = tide_pt2pt_null_peer_type(dt, datatype, count, dest);
     int rc;
     if ((rc = tide_datatype_check(dt, datatype, count, fn, "datatype")) ||
         (rc = tide_check_send_rank(c, dest, fn, "dest")) || (rc = tide_check_send_tag(tag, fn)) ||
