@@ -132,6 +132,7 @@ enum tide_coll_alg {
     TA_HALVING,         /* reduce_scatter: recursive halving */
     TA_HIER,            /* node-aware two-level */
     TA_DIRECT,          /* every message of each phase at once: reduce-scatter / allgather / gather */
+    TA_SHM,             /* through a region of memory the ranks of one node share (blocking calls) */
     TA_NALGS
 };
 
@@ -149,6 +150,7 @@ struct tide_coll_sel {
     bool hier;       /* the node layout is known and two-level pays */
     bool oversub;    /* ranks outnumber cores (as agreed by the communicator) */
     bool even;       /* every rank's block is the same size (v-variants: false) */
+    bool shm;        /* a blocking call the shared region can carry (shm_coll.c) */
 };
 
 int tide_coll_select(const struct tide_coll_sel *sel);
@@ -176,8 +178,11 @@ struct tide_coll_state {
     int *local;        /* ranks on my node, ascending */
     int nlocal, local_me, my_node;
     bool agreed;       /* layout and flags came from an exchange */
+    bool one_node;     /* known: every rank is on this node */
     char *hint;        /* the communicator's tide_coll_tuning hint, as parsed */
     struct tide_coll_rules *hint_rules;
+    int region_state;  /* shared region: 0 not tried yet, 1 ready, -1 not to be had */
+    struct tide_coll_region *region;
 };
 
 /* The communicator's collective state, learning the node layout if it

@@ -16,6 +16,7 @@
 #include "coll/coll.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
+#include "coll/shm_coll.h"
 #include "coll/inter.h"
 
 #include <stdint.h>
@@ -387,11 +388,14 @@ struct agargs {
     struct tide_datatype *rdt;
 };
 
-static int allgather_alg(struct tide_comm *c, bool vform, size_t total)
+/* shm_block: for a blocking call (even blocks), the bytes each rank puts
+ * in the shared region if it carries the call; SIZE_MAX otherwise */
+static int allgather_alg(struct tide_comm *c, bool vform, size_t total, size_t shm_block)
 {
     struct tide_coll_sel sel = {.kind = vform ? TC_ALLGATHERV : TC_ALLGATHER, .bytes = total, .commute = true,
                                 .even = !vform};
     tide_coll_sel_comm(&sel, c);
+    sel.shm = shm_block != SIZE_MAX && tide_shm_coll_fits(c, shm_block);
     return tide_coll_select(&sel);
 }
 
@@ -402,7 +406,14 @@ static int allgather_direct_run(struct tide_comm *c, const struct agargs *a)
 {
     if (!tide_direct_allowed(c))
         return -1;
-    int alg = allgather_alg(c, false, (size_t)a->rcount * a->rdt->size * (size_t)c->size);
+    size_t block = (size_t)a->rcount * a->rdt->size;
+    int alg = allgather_alg(c, false, block * (size_t)c->size, block);
+    if (alg == TA_SHM) {
+        int rc = tide_shm_allgather(c, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+        if (rc >= 0)
+            return rc;
+        alg = allgather_alg(c, false, block * (size_t)c->size, SIZE_MAX); /* no region after all */
+    }
     if (!tide_direct_allgather_ok(alg))
         return -1;
     struct tide_cv v;
@@ -425,7 +436,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs
             total += (size_t)a->rcounts[i] * a->rdt->size;
     else
         total = (size_t)a->rcount * a->rdt->size * (size_t)c->size;
-    int alg = allgather_alg(c, vform, total);
+    int alg = allgather_alg(c, vform, total, SIZE_MAX);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     if (vform)

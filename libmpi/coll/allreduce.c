@@ -25,6 +25,7 @@
 #include "coll/coll.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
+#include "coll/shm_coll.h"
 #include "coll/inter.h"
 #include "op/op.h"
 
@@ -408,11 +409,15 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
 
 /* ---- MPI functions ---- */
 
+/* May choose shm (the shared region) for the blocking form; the
+ * nonblocking form runs linear instead, which combines in the same order
+ * (v0 op (v1 op (... op v[n-1]))), so both give the same bits. */
 static int allreduce_alg(struct tide_comm *c, int count, struct tide_datatype *dt, struct tide_op *op)
 {
     struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
                                 .even = true};
     tide_coll_sel_comm(&sel, c);
+    sel.shm = tide_shm_allreduce_plain((size_t)count, dt) && tide_shm_coll_fits(c, sel.bytes);
     return tide_coll_select(&sel);
 }
 
@@ -424,6 +429,8 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
         return;
     }
     int alg = allreduce_alg(c, count, dt, op);
+    if (alg == TA_SHM)
+        alg = TA_LINEAR;
     struct tide_cv v;
     tide_cv_comm(&v, c);
     tide_allreduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, alg, 0);
@@ -437,6 +444,12 @@ static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbu
     if (!tide_direct_allowed(c))
         return -1;
     int alg = allreduce_alg(c, count, dt, op);
+    if (alg == TA_SHM) {
+        int rc = tide_shm_allreduce(c, sbuf, rbuf, (size_t)count, dt, op);
+        if (rc >= 0)
+            return rc;
+        alg = allreduce_alg(c, count, dt, op); /* no region after all */
+    }
     if (!tide_direct_allreduce_ok(alg, (size_t)count, dt))
         return -1;
     struct tide_cv v;

@@ -13,6 +13,8 @@
 #include "coll/coll.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
+#include "coll/shm_coll.h"
+#include "coll/shm_region.h"
 #include "coll/inter.h"
 
 #include <stdlib.h>
@@ -210,11 +212,13 @@ static bool vw_side(struct tide_sched *s, struct side *x, const void *buf, const
     return true;
 }
 
-static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes)
+/* shm: a blocking call (even blocks), which the shared region may carry */
+static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes, bool shm)
 {
     struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
                                 .bytes = bytes, .commute = true, .even = f == F_EVEN};
     tide_coll_sel_comm(&sel, c);
+    sel.shm = shm && bytes <= TIDE_REGION_SLOT / (size_t)c->size && tide_shm_coll_fits(c, bytes * (size_t)c->size);
     return tide_coll_select(&sel);
 }
 
@@ -224,7 +228,14 @@ static int alltoall_direct_run(struct tide_comm *c, const struct aaargs *a)
 {
     if (!tide_direct_allowed(c))
         return -1;
-    int alg = alltoall_alg(c, F_EVEN, (size_t)a->rcount * a->rdt->size);
+    size_t block = (size_t)a->rcount * a->rdt->size;
+    int alg = alltoall_alg(c, F_EVEN, block, true);
+    if (alg == TA_SHM) {
+        int rc = tide_shm_alltoall(c, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+        if (rc >= 0)
+            return rc;
+        alg = alltoall_alg(c, F_EVEN, block, false); /* no region after all */
+    }
     if (!tide_direct_alltoall_ok(alg, a->sbuf))
         return -1;
     struct tide_cv v;
@@ -251,7 +262,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct aaargs
             bytes += (size_t)a->rcounts[i] * (f == F_W ? a->rdts[i]->size : a->rdt->size);
         bytes /= (size_t)n;
     }
-    int alg = alltoall_alg(c, f, bytes);
+    int alg = alltoall_alg(c, f, bytes, false);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     struct side snd, rcv;

@@ -12,6 +12,7 @@
 #include "coll/coll.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
+#include "coll/shm_coll.h"
 #include "coll/inter.h"
 
 static void zsend(struct tide_sched *s, const struct tide_cv *v, int to, int step)
@@ -109,10 +110,12 @@ static void barrier_hier(struct tide_sched *s, const struct tide_cv *all, const 
     tide_barrier_fan_out(s, &node, 2 * TIDE_STEP_PHASE);
 }
 
-static int barrier_alg(struct tide_comm *c)
+/* shm: a blocking call, which the shared region may carry */
+static int barrier_alg(struct tide_comm *c, bool shm)
 {
     struct tide_coll_sel sel = {.kind = TC_BARRIER, .commute = true, .even = true};
     tide_coll_sel_comm(&sel, c);
+    sel.shm = shm && tide_shm_coll_fits(c, 0);
     return tide_coll_select(&sel);
 }
 
@@ -122,7 +125,7 @@ static void barrier_build(struct tide_sched *s, struct tide_comm *c)
         tide_inter_barrier(s, c);
         return;
     }
-    int alg = barrier_alg(c);
+    int alg = barrier_alg(c, false);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     if (v.n == 1)
@@ -161,7 +164,13 @@ static int barrier_direct_run(struct tide_comm *c)
 {
     if (!tide_direct_allowed(c))
         return -1;
-    int alg = barrier_alg(c);
+    int alg = barrier_alg(c, true);
+    if (alg == TA_SHM) {
+        int rc = tide_shm_barrier(c);
+        if (rc >= 0)
+            return rc;
+        alg = barrier_alg(c, false); /* no region after all */
+    }
     if (!tide_direct_barrier_ok(alg))
         return -1;
     struct tide_cv v;

@@ -14,6 +14,7 @@
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
+#include "coll/shm_region.h"
 #include "comm/group.h"
 #include "runtime/info.h"
 #include "runtime/proc.h"
@@ -35,6 +36,7 @@ static void state_free(struct tide_coll_state *st)
     free(st->local);
     free(st->hint);
     tide_coll_rules_free(st->hint_rules);
+    tide_coll_region_free(st->region);
     free(st);
 }
 
@@ -134,6 +136,7 @@ static void detect(struct tide_comm *c, struct tide_coll_state *st)
     st->local_me = me_at;
     st->my_node = node_of[c->rank];
     st->layout = (nnodes > 1 && nnodes < n) ? 2 : 1;
+    st->one_node = nnodes == 1;
 }
 
 struct tide_coll_state *tide_coll_state(struct tide_comm *c, bool may_block)
@@ -149,6 +152,7 @@ struct tide_coll_state *tide_coll_state(struct tide_comm *c, bool may_block)
             st->layout = 1;
             st->oversub = tide.oversubscribed;
             st->agreed = true;
+            st->one_node = !c->is_inter;
         }
     }
     if (st->layout == 0 && may_block)

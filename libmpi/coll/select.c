@@ -60,6 +60,7 @@ static const char *const alg_names[TA_NALGS] = {
     [TA_HALVING] = "halving",
     [TA_HIER] = "hier",
     [TA_DIRECT] = "direct",
+    [TA_SHM] = "shm",
 };
 
 static const struct {
@@ -86,21 +87,21 @@ const char *tide_coll_alg_name(int alg)
 /* Which algorithms each operation has. */
 #define A(x) (1u << (x))
 static const unsigned kind_algs[TC_NKINDS] = {
-    [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER),
+    [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM),
     [TC_BCAST] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_PIPELINE) | A(TA_SCATTER_RING) | A(TA_SCATTER_RD) |
                  A(TA_HIER),
     [TC_GATHER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_GATHERV] = A(TA_LINEAR),
     [TC_SCATTER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_SCATTERV] = A(TA_LINEAR),
-    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER),
+    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM),
     [TC_ALLGATHERV] = A(TA_RING) | A(TA_RD) | A(TA_DIRECT),
-    [TC_ALLTOALL] = A(TA_LINEAR) | A(TA_PAIRWISE) | A(TA_BRUCK),
+    [TC_ALLTOALL] = A(TA_LINEAR) | A(TA_PAIRWISE) | A(TA_BRUCK) | A(TA_SHM),
     [TC_ALLTOALLV] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_ALLTOALLW] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_REDUCE] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_RING) | A(TA_HIER),
     [TC_ALLREDUCE] = A(TA_RD) | A(TA_RABENSEIFNER) | A(TA_RING) | A(TA_REDUCE_BCAST) | A(TA_LINEAR) | A(TA_DIRECT) |
-                     A(TA_HIER),
+                     A(TA_HIER) | A(TA_SHM),
     [TC_REDUCE_SCATTER_BLOCK] = A(TA_RING) | A(TA_PAIRWISE) | A(TA_RD) | A(TA_REDUCE_SCATTERV),
     [TC_REDUCE_SCATTER] = A(TA_RING) | A(TA_PAIRWISE) | A(TA_RD) | A(TA_REDUCE_SCATTERV),
     [TC_SCAN] = A(TA_RD) | A(TA_LINEAR),
@@ -129,6 +130,8 @@ static bool applies(const struct tide_coll_sel *sel, int alg)
     if (!sel->commute && (commute_only[sel->kind] & (1u << alg)))
         return false;
     if (alg == TA_HIER && !sel->hier)
+        return false;
+    if (alg == TA_SHM && !sel->shm)
         return false;
     return true;
 }
@@ -164,9 +167,12 @@ struct rule {
  * (latency-bound trees and doublings for short messages, bandwidth-bound
  * rings and reduce-scatter/allgather pairs for long ones). When ranks
  * outnumber cores, algorithms with fewer rounds of waiting win even at
- * the price of more messages: stars (linear) and direct exchanges. */
+ * the price of more messages: stars (linear) and direct exchanges. On
+ * one node, short calls go through the shared region (shm: one wait,
+ * no messages) first. */
 static const struct rule defaults[] = {
     /* barrier */
+    {TC_BARRIER, TA_SHM, ANYB, ANYN, 0},
     {TC_BARRIER, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_BARRIER, TA_DIRECT, ANYB, 0, 4, 0},
     {TC_BARRIER, TA_LINEAR, ANYB, 5, 32, R_OVER},
@@ -192,6 +198,8 @@ static const struct rule defaults[] = {
     {TC_GATHERV, TA_LINEAR, ANYB, ANYN, 0},
     {TC_SCATTERV, TA_LINEAR, ANYB, ANYN, 0},
     /* allgather (bytes: the whole result) */
+    {TC_ALLGATHER, TA_SHM, UPTO(2 KB), 0, 2, 0},
+    {TC_ALLGATHER, TA_SHM, UPTO(16 KB), 3, INT_MAX, 0},
     {TC_ALLGATHER, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_ALLGATHER, TA_RING, ANYB, 0, 2, 0},
     {TC_ALLGATHER, TA_LINEAR, UPTO(128 KB), 6, 16, R_OVER},
@@ -204,6 +212,8 @@ static const struct rule defaults[] = {
     {TC_ALLGATHERV, TA_DIRECT, ANYB, 3, 16, R_OVER},
     {TC_ALLGATHERV, TA_RING, ANYB, ANYN, 0},
     /* alltoall (bytes: one block) */
+    {TC_ALLTOALL, TA_SHM, 128, 2 KB, 0, 2, 0},
+    {TC_ALLTOALL, TA_SHM, ANYB, 3, INT_MAX, 0},
     {TC_ALLTOALL, TA_LINEAR, ANYB, 0, 2, 0},
     {TC_ALLTOALL, TA_LINEAR, ANYB, 3, 32, R_OVER},
     {TC_ALLTOALL, TA_BRUCK, UPTO(256), 8, INT_MAX, 0},
@@ -215,6 +225,8 @@ static const struct rule defaults[] = {
     {TC_REDUCE, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_REDUCE, TA_BINOMIAL, ANYB, ANYN, 0},
     /* allreduce */
+    {TC_ALLREDUCE, TA_SHM, 64, 1 KB, 0, 2, 0},
+    {TC_ALLREDUCE, TA_SHM, UPTO(2 KB), 3, INT_MAX, 0},
     {TC_ALLREDUCE, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_ALLREDUCE, TA_LINEAR, UPTO(16 KB), 6, 16, R_OVER},
     {TC_ALLREDUCE, TA_RD, UPTO(16 KB), ANYN, 0},
@@ -494,7 +506,8 @@ int tide_coll_select(const struct tide_coll_sel *sel)
 {
     if (!loaded)
         load();
-    unsigned flags = (sel->commute ? 1u : 0) | (sel->hier ? 2u : 0) | (sel->oversub ? 4u : 0) | (sel->even ? 8u : 0);
+    unsigned flags = (sel->commute ? 1u : 0) | (sel->hier ? 2u : 0) | (sel->oversub ? 4u : 0) | (sel->even ? 8u : 0) |
+                     (sel->shm ? 16u : 0);
     unsigned gen = sel->over ? sel->over->gen : 0;
     size_t h = (sel->bytes * 31u + (size_t)sel->n * 7u + (size_t)sel->kind * 131u + flags + gen) % CACHE_SLOTS;
     struct cached *cc = &cache[h];

@@ -93,8 +93,11 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Sleep until a transport has something (or a short timeout). */
-static void block_once(void)
+/* Sleep until a transport has something (or a short timeout). done is
+ * asked again once the transports have armed their wake-ups: a waiter on
+ * memory another process writes (a shared-memory collective) is woken by
+ * the writer only if its flag was up before the write. */
+static void block_once(bool (*done)(void *), void *arg)
 {
     struct pollfd fds[64];
     int n = 0;
@@ -113,7 +116,7 @@ static void block_once(void)
             break; /* work arrived while arming: do not sleep */
         n += added;
     }
-    if (k == tide_ntransports && !tide_protocol_has_pending()) {
+    if (k == tide_ntransports && !tide_protocol_has_pending() && !done(arg)) {
         tide_lock_yield_begin();
         poll(fds, (nfds_t)n, 50);
         tide_lock_yield_end();
@@ -155,12 +158,12 @@ void tide_progress_until(bool (*done)(void *), void *arg)
             idle_since = now_ns();
         if (idle > spin_limit + 1 && idle_since == 0) {
             /* slept already and still nothing: sleep again at once */
-            block_once();
+            block_once(done, arg);
             continue;
         }
         sched_yield();
         if ((idle & 15) == 0 && now_ns() - idle_since > block_after_ns) {
-            block_once();
+            block_once(done, arg);
             idle_since = 0;
         }
     }

@@ -75,6 +75,18 @@ struct tide_transport *tide_transport_for(struct tide_proc *p)
     return NULL;
 }
 
+bool tide_transport_can_wake(struct tide_proc *p)
+{
+    struct tide_transport *t = tide_transport_for(p);
+    return t && t->wake;
+}
+
+void tide_transport_wake(struct tide_proc *p)
+{
+    if (p->tx && p->tx->wake)
+        p->tx->wake(p);
+}
+
 int tide_transports_progress(void)
 {
     int n = 0;

@@ -20,7 +20,9 @@
  * missed that way, so the peers written to since are checked again, after
  * one barrier, when this process next finds nothing to do and waits (or
  * every 64th poll, or before it sleeps itself); a sleep also ends by
- * itself after a short timeout.
+ * itself after a short timeout. The doorbell also serves waits on memory
+ * shared otherwise (the collectives' region): the writer rings it
+ * through shm_wake after a barrier of its own.
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
@@ -558,6 +560,15 @@ static void shm_block_finish(void)
         ;
 }
 
+/* p may sleep waiting for memory this process has just written (after a
+ * full barrier): ring it if it does. */
+static void shm_wake(struct tide_proc *p)
+{
+    struct shm_peer *peer = p->tx_state;
+    if (peer && atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed))
+        ring_bell(peer);
+}
+
 static void shm_finalize(void)
 {
     wake_sleepers();
@@ -595,4 +606,5 @@ struct tide_transport tide_shm_transport = {
     .block_finish = shm_block_finish,
     .finalize = shm_finalize,
     .forget = shm_forget,
+    .wake = shm_wake,
 };

@@ -99,6 +99,10 @@ struct tide_transport {
     /* Optional: are messages still waiting to leave (queued behind a
      * connection being made, or not yet written)? Finalize waits for them. */
     bool (*output_pending)(void);
+    /* Optional: p may be asleep waiting for memory this process shares
+     * with it and has just written (the writer issued a full barrier
+     * since): wake it if so. Transports without it cannot wake peers. */
+    void (*wake)(struct tide_proc *p);
 };
 
 /* The message layer's entry point for arriving messages. The payload is
@@ -128,6 +132,9 @@ int tide_transports_progress(void);
 int tide_transports_progress_quick(void);
 /* Tell the transports the caller is about to wait (their idle hooks). */
 void tide_transports_idle(void);
+/* Can p be woken by tide_transport_wake (choosing its transport)? */
+bool tide_transport_can_wake(struct tide_proc *p);
+void tide_transport_wake(struct tide_proc *p);
 /* Does any transport still hold messages that have not left? */
 bool tide_transports_output_pending(void);
 extern struct tide_transport *tide_transport_list[4];

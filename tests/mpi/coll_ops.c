@@ -957,19 +957,19 @@ static const struct {
     const char *op;
     const char *algs;
 } forced[] = {
-    {"barrier", "dissemination tree linear direct hier"},
+    {"barrier", "dissemination tree linear direct hier shm"},
     {"bcast", "linear binomial pipeline scatter_ring scatter_rd hier"},
     {"gather", "linear binomial"},
     {"scatter", "linear binomial"},
     {"gatherv", "linear"},
     {"scatterv", "linear"},
-    {"allgather", "ring rd bruck linear direct hier"},
+    {"allgather", "ring rd bruck linear direct hier shm"},
     {"allgatherv", "ring rd direct"},
-    {"alltoall", "linear pairwise bruck"},
+    {"alltoall", "linear pairwise bruck shm"},
     {"alltoallv", "linear pairwise"},
     {"alltoallw", "linear pairwise"},
     {"reduce", "linear binomial ring hier"},
-    {"allreduce", "rd rabenseifner ring reduce_bcast linear direct hier"},
+    {"allreduce", "rd rabenseifner ring reduce_bcast linear direct hier shm"},
     {"reduce_scatter_block", "ring pairwise rd reduce_scatterv"},
     {"reduce_scatter", "ring pairwise rd reduce_scatterv"},
     {"scan", "rd linear"},

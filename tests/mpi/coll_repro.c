@@ -61,14 +61,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     static const int counts[] = {1, 37, 1000, 100003};
-    static const char *algs[] = {"auto", "rd", "rabenseifner", "ring", "reduce_bcast", "linear", "direct", "hier"};
+    static const char *algs[] = {"auto", "rd", "rabenseifner", "ring", "reduce_bcast", "linear", "direct", "hier", "shm"};
     int maxc = counts[3];
     double *s = malloc((size_t)maxc * size * sizeof *s), *r = malloc((size_t)maxc * size * sizeof *r);
     for (int i = 0; i < maxc * size; i++)
         s[i] = value(rank, i);
     MPI_Comm c;
     CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
-    for (int a = 0; a < 8; a++) {
+    for (int a = 0; a < 9; a++) {
         char hint[64];
         snprintf(hint, sizeof hint, "allreduce=%s,reduce=%s", algs[a], a == 3 || a == 5 || a == 7 ? algs[a] : "auto");
         set_hint(c, hint);

@@ -55,6 +55,16 @@ done
 tcase coll.check.ops.5 -t 120 -out "coll_ops: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 5 $TB/coll_ops
 tcase coll.check.inter.4 -t 120 -out "coll_inter: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 4 $TB/coll_inter
 
+# the shared region of one-node communicators (algorithm shm), and its
+# refusal: by one rank's setting, under coll_check, across nodes
+for n in 1 2 5 8 17; do
+    tcase coll.shm.$n -t 120 -out "coll_shm: ok" -- $MPIEXEC -n $n $TB/coll_shm
+done
+tcase coll.shm.refused-by-one.5 -t 120 -out "coll_shm: ok" -- \
+    $MPIEXEC -n 2 $TB/coll_shm quick : -n 1 --env TIDE_COLL_SHM=0 $TB/coll_shm quick : -n 2 $TB/coll_shm quick
+tcase coll.shm.check.4 -t 120 -out "coll_shm: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 4 $TB/coll_shm quick
+tcase coll.shm.nodes.5 -t 120 -out "coll_shm: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 5 $TB/coll_shm quick
+
 for n in 1 3 17; do
     tcase coll.nbc.$n -t 60 -out "coll_nbc: ok" -- $MPIEXEC -n $n $TB/coll_nbc
 done

@@ -1,0 +1,128 @@
+/*
+ * shm_coll.c: barrier, allreduce, allgather and alltoall through the
+ * shared region of a one-node communicator (shm_coll.h). One round each:
+ * every rank packs what it contributes into its slot, publishes, waits
+ * for every other rank's, and reads what it needs straight from their
+ * slots. No message is sent, so a call costs each rank one wait instead
+ * of one per peer or per step, which matters most when ranks outnumber
+ * cores and every wait is a trip through the scheduler.
+ *
+ * Allreduce combines the slots in rank order (v0 op (v1 op (... op
+ * v[n-1]))) on every rank, so non-commutative operations are served and
+ * every rank gets the same bits, call after call.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/shm_coll.h"
+#include "coll/shm_region.h"
+#include "op/op.h"
+
+#include <string.h>
+
+bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes)
+{
+    return slot_bytes <= TIDE_REGION_SLOT && tide_coll_region_possible(c);
+}
+
+bool tide_shm_allreduce_plain(size_t count, const struct tide_datatype *dt)
+{
+    return dt->contig && dt->true_lb == 0 && dt->extent == (MPI_Aint)dt->size &&
+           count * dt->size <= TIDE_REGION_SLOT;
+}
+
+/* Keep the first error. */
+static void note(int *rc, int e)
+{
+    if (e != MPI_SUCCESS && *rc == MPI_SUCCESS)
+        *rc = e;
+}
+
+int tide_shm_barrier(struct tide_comm *c)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    uint64_t s = tide_region_begin(r);
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    return MPI_SUCCESS;
+}
+
+int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,
+                       struct tide_op *op)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    int n = tide_region_size(r), me = tide_region_rank(r);
+    size_t bytes = count * dt->size;
+    uint64_t s = tide_region_begin(r);
+    if (bytes)
+        memcpy(tide_region_slot(r, s, me), sbuf == MPI_IN_PLACE ? rbuf : sbuf, bytes);
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    if (bytes) {
+        memcpy(rbuf, tide_region_slot(r, s, n - 1), bytes);
+        for (int i = n - 2; i >= 0; i--)
+            tide_op_apply(op, tide_region_slot(r, s, i), rbuf, count, dt);
+    }
+    return MPI_SUCCESS;
+}
+
+int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                       size_t rcount, struct tide_datatype *rdt)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    int n = tide_region_size(r), me = tide_region_rank(r);
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t b = rcount * rdt->size;
+    int rc = MPI_SUCCESS;
+    bool in_place = sbuf == MPI_IN_PLACE;
+    uint64_t s = tide_region_begin(r);
+    if (b) {
+        if (in_place)
+            note(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt, tide_region_slot(r, s, me),
+                                     b, byte));
+        else
+            note(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), b, byte));
+    }
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    if (b)
+        for (int i = 0; i < n; i++)
+            if (i != me || !in_place)
+                note(&rc, tide_coll_copy(tide_region_slot(r, s, i), b, byte, elem_at(rbuf, rdt, (size_t)i * rcount),
+                                         rcount, rdt));
+    return rc;
+}
+
+int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                      size_t rcount, struct tide_datatype *rdt)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    int n = tide_region_size(r), me = tide_region_rank(r);
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t b = rcount * rdt->size;
+    int rc = MPI_SUCCESS;
+    uint64_t s = tide_region_begin(r);
+    /* the row of blocks for ranks 0..n-1, packed one after the other */
+    if (b) {
+        if (sbuf == MPI_IN_PLACE)
+            note(&rc, tide_coll_copy(rbuf, (size_t)n * rcount, rdt, tide_region_slot(r, s, me), (size_t)n * b, byte));
+        else
+            note(&rc, tide_coll_copy(sbuf, (size_t)n * scount, sdt, tide_region_slot(r, s, me), (size_t)n * b, byte));
+    }
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    if (b)
+        for (int i = 0; i < n; i++) {
+            const uint8_t *row = tide_region_slot(r, s, i);
+            note(&rc, tide_coll_copy(row + (size_t)me * b, b, byte, elem_at(rbuf, rdt, (size_t)i * rcount), rcount,
+                                     rdt));
+        }
+    return rc;
+}

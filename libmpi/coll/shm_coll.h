@@ -1,0 +1,35 @@
+/*
+ * shm_coll.h: blocking collectives through the shared region of a
+ * one-node communicator (shm_region.h), for short data: barrier,
+ * allreduce, allgather and alltoall (algorithm "shm").
+ *
+ * Each runs the call and returns MPI_SUCCESS or an error, or returns -1
+ * without doing anything when the region cannot be had (then on every
+ * rank alike, and for good): the caller chooses another algorithm.
+ */
+#ifndef TIDE_COLL_SHM_COLL_H
+#define TIDE_COLL_SHM_COLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+
+struct tide_op;
+
+/* Could the region carry a call on c that puts slot_bytes in each
+ * rank's slot? */
+bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes);
+/* Can allreduce combine count elements of dt in place in the region? */
+bool tide_shm_allreduce_plain(size_t count, const struct tide_datatype *dt);
+
+int tide_shm_barrier(struct tide_comm *c);
+int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,
+                       struct tide_op *op);
+int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                       size_t rcount, struct tide_datatype *rdt);
+int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                      size_t rcount, struct tide_datatype *rdt);
+
+#endif

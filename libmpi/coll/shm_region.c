@@ -1,0 +1,254 @@
+/*
+ * shm_region.c: the shared region of a one-node communicator
+ * (shm_region.h): setting it up on first use, the rounds, waiting.
+ *
+ * Set-up is collective and happens inside the first blocking collective
+ * that chooses the region: rank 0 creates a file in the job's private
+ * directory and sends its name to the others (the communicator's
+ * internal exchange), every rank maps it, and all agree (a bitwise AND
+ * of one bit each) that every rank has it and can wake every other. The
+ * file is removed as soon as they agree, so nothing is left behind
+ * whatever happens later. If any rank could not, none uses a region on
+ * that communicator.
+ *
+ * A waiting rank runs the progress engine (other traffic, nonblocking
+ * collectives in flight) and, like any wait, may fall asleep on its
+ * transport's doorbell; a rank publishing a round issues a full barrier
+ * and then rings the doorbells of the ranks asleep.
+ */
+#include "runtime/api.h"
+#include "coll/algo.h"
+#include "coll/coll_args.h"
+#include "coll/shm_region.h"
+#include "comm/group.h"
+#include "params.h"
+#include "pt2pt/progress.h"
+#include "runtime/proc.h"
+#include "transport/transport.h"
+
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REGION_MAGIC 0x4e4f494745524454ull /* "TDREGION" */
+#define CTL_STRIDE 64
+
+struct region_header {
+    uint64_t magic;
+    uint32_t n;
+    uint32_t slot;
+};
+
+struct tide_coll_region {
+    uint8_t *base;
+    size_t len;
+    int n, me;
+    uint64_t seq;       /* the last round this rank began */
+    uint64_t all_at;    /* every counter was seen at least this high */
+    uint8_t *data;      /* [2][n][TIDE_REGION_SLOT] */
+    struct tide_proc **procs;
+};
+
+static _Atomic unsigned region_names;
+
+static size_t data_offset(int n)
+{
+    size_t ctl_end = CTL_STRIDE + (size_t)n * CTL_STRIDE;
+    return (ctl_end + 4095) & ~(size_t)4095;
+}
+
+static size_t region_len(int n)
+{
+    return data_offset(n) + 2 * (size_t)n * TIDE_REGION_SLOT;
+}
+
+static _Atomic uint64_t *ctl(const struct tide_coll_region *r, int i)
+{
+    return (_Atomic uint64_t *)(r->base + CTL_STRIDE + (size_t)i * CTL_STRIDE);
+}
+
+bool tide_coll_region_possible(struct tide_comm *c)
+{
+    struct tide_coll_state *st = c->coll;
+    return st && st->one_node && st->region_state >= 0 && !c->is_inter && c->size >= 2 &&
+           c->size <= TIDE_REGION_MAX_RANKS && !tide_coll_checking();
+}
+
+/* rank 0: the file, zero-filled; path[0] = 0 if it could not */
+static void create_file(char *path, size_t len, int n)
+{
+    path[0] = '\0';
+    if (!tide.session_dir[0] || tide_config_int("coll_shm") == 0)
+        return;
+    char p[512];
+    int w = snprintf(p, sizeof p, "%s/coll-%d-%u", tide.session_dir, (int)getpid(),
+                     atomic_fetch_add(&region_names, 1));
+    if (w < 0 || (size_t)w >= sizeof p || (size_t)w >= len)
+        return;
+    int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    if (ftruncate(fd, (off_t)region_len(n)) != 0) {
+        close(fd);
+        unlink(p);
+        return;
+    }
+    struct region_header h = {.magic = REGION_MAGIC, .n = (uint32_t)n, .slot = TIDE_REGION_SLOT};
+    if (pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+        close(fd);
+        unlink(p);
+        return;
+    }
+    close(fd);
+    memcpy(path, p, (size_t)w + 1);
+}
+
+static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
+{
+    int n = c->size;
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat sb;
+    size_t len = region_len(n);
+    if (fstat(fd, &sb) != 0 || (size_t)sb.st_size != len) {
+        close(fd);
+        return NULL;
+    }
+    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED)
+        return NULL;
+    const struct region_header *h = (const struct region_header *)base;
+    struct tide_coll_region *r = calloc(1, sizeof *r);
+    if (!r || h->magic != REGION_MAGIC || h->n != (uint32_t)n || h->slot != TIDE_REGION_SLOT) {
+        free(r);
+        munmap(base, len);
+        return NULL;
+    }
+    r->base = base;
+    r->len = len;
+    r->n = n;
+    r->me = c->rank;
+    r->data = base + data_offset(n);
+    r->procs = c->group->procs;
+    return r;
+}
+
+/* Can this process wake every other rank of c? */
+static bool can_wake_all(struct tide_comm *c)
+{
+    for (int i = 0; i < c->size; i++)
+        if (i != c->rank && !tide_transport_can_wake(c->group->procs[i]))
+            return false;
+    return true;
+}
+
+static void setup(struct tide_comm *c, struct tide_coll_state *st)
+{
+    char path[512];
+    path[0] = '\0';
+    if (c->rank == 0)
+        create_file(path, sizeof path, c->size);
+    struct tide_coll_region *r = NULL;
+    int rc = tide_exchange_bcast(c, path, sizeof path, 0);
+    path[sizeof path - 1] = '\0';
+    if (rc == MPI_SUCCESS && path[0])
+        r = map_file(path, c);
+    uint64_t ok = r && can_wake_all(c) ? 1 : 0;
+    rc = tide_exchange_allreduce_and(c, &ok, 1);
+    if (c->rank == 0 && path[0])
+        unlink(path);
+    if (rc != MPI_SUCCESS || !ok) {
+        tide_coll_region_free(r);
+        st->region_state = -1;
+        return;
+    }
+    st->region = r;
+    st->region_state = 1;
+}
+
+struct tide_coll_region *tide_coll_region_get(struct tide_comm *c)
+{
+    struct tide_coll_state *st = c->coll;
+    if (!st || st->region_state < 0)
+        return NULL;
+    if (st->region_state == 0)
+        setup(c, st);
+    return st->region;
+}
+
+void tide_coll_region_free(struct tide_coll_region *r)
+{
+    if (!r)
+        return;
+    munmap(r->base, r->len);
+    free(r);
+}
+
+int tide_region_size(const struct tide_coll_region *r)
+{
+    return r->n;
+}
+
+int tide_region_rank(const struct tide_coll_region *r)
+{
+    return r->me;
+}
+
+void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i)
+{
+    return r->data + ((size_t)(s & 1) * (size_t)r->n + (size_t)i) * TIDE_REGION_SLOT;
+}
+
+/* ---- waiting ---- */
+
+struct waiter {
+    struct tide_coll_region *r;
+    uint64_t s;
+    int next; /* ranks below it are known to be at s */
+};
+
+static bool reached(void *arg)
+{
+    struct waiter *w = arg;
+    while (w->next < w->r->n) {
+        if (atomic_load_explicit(ctl(w->r, w->next), memory_order_acquire) < w->s)
+            return false;
+        w->next++;
+    }
+    return true;
+}
+
+void tide_region_wait_all(struct tide_coll_region *r, uint64_t s)
+{
+    if (r->all_at >= s)
+        return;
+    struct waiter w = {.r = r, .s = s, .next = 0};
+    if (!reached(&w))
+        tide_progress_until(reached, &w);
+    r->all_at = s;
+}
+
+uint64_t tide_region_begin(struct tide_coll_region *r)
+{
+    uint64_t s = ++r->seq;
+    /* buffer s % 2 was last read in round s - 2 */
+    if (s >= 2)
+        tide_region_wait_all(r, s - 1);
+    return s;
+}
+
+void tide_region_publish(struct tide_coll_region *r, uint64_t s)
+{
+    atomic_store_explicit(ctl(r, r->me), s, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = 0; i < r->n; i++)
+        if (i != r->me)
+            tide_transport_wake(r->procs[i]);
+}

@@ -1,0 +1,50 @@
+/*
+ * shm_region.h: a region of memory shared by the ranks of a communicator
+ * whose ranks are all on one node, through which blocking collectives
+ * move short data without messages (shm_coll.c).
+ *
+ * Each rank has a counter and, for each of two alternating rounds, a
+ * slot of TIDE_REGION_SLOT bytes. A call through the region is round s
+ * (the communicator's count of such calls): a rank writes its data into
+ * its slot of buffer s % 2, publishes s in its counter, waits until the
+ * counters of the ranks it reads from say s, and reads their slots. A
+ * rank's counter at s also says it has finished reading round s - 1, so
+ * a rank may write buffer s % 2 once every counter is at s - 1.
+ */
+#ifndef TIDE_COLL_SHM_REGION_H
+#define TIDE_COLL_SHM_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "comm/comm.h"
+
+#define TIDE_REGION_SLOT 8192
+#define TIDE_REGION_MAX_RANKS 64
+
+struct tide_coll_region;
+
+/* Could a blocking collective on c go through a region (c's ranks all on
+ * this node, a size the region serves, argument agreement off, no region
+ * refused before)? The same answer on every rank. */
+bool tide_coll_region_possible(struct tide_comm *c);
+/* c's region, setting it up first if this is the first call that wants
+ * it (collective: every rank of c calls it in the same call). NULL if
+ * it cannot be had, on every rank alike; later calls then know. */
+struct tide_coll_region *tide_coll_region_get(struct tide_comm *c);
+void tide_coll_region_free(struct tide_coll_region *r);
+
+/* Start a round: wait until every rank is done with the buffer it uses,
+ * and return the round's number. */
+uint64_t tide_region_begin(struct tide_coll_region *r);
+/* Rank i's slot in round s. */
+void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i);
+/* This rank's slot is written: tell the others (and wake them). */
+void tide_region_publish(struct tide_coll_region *r, uint64_t s);
+/* Wait until every rank has published round s. */
+void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
+int tide_region_size(const struct tide_coll_region *r);
+int tide_region_rank(const struct tide_coll_region *r);
+
+#endif
