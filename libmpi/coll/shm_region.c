@@ -93,7 +93,9 @@ static void create_file(char *path, size_t len, int n)
     int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
-    if (ftruncate(fd, (off_t)region_len(n)) != 0) {
+    /* the pages are taken now, so that a full file system refuses the
+     * region here instead of faulting a rank writing to it later */
+    if (posix_fallocate(fd, 0, (off_t)region_len(n)) != 0) {
         close(fd);
         unlink(p);
         return;
