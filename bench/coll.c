@@ -7,6 +7,8 @@
  *
  * usage: coll OPS [minbytes [maxbytes]]
  *   OPS: comma-separated list of barrier,bcast,allreduce,allgather,alltoall
+ *   and, beyond the default set, reduce,gather,scatter,allgatherv,alltoallv,
+ *   reduce_scatter_block (root 0; v forms with even blocks)
  * Prints "op bytes microseconds" lines.
  */
 #include <mpi.h>
@@ -16,6 +18,7 @@
 
 static int rank, size;
 static char *sbuf, *rbuf;
+static int *counts, *displs;
 
 static void run(const char *op, long bytes)
 {
@@ -30,6 +33,24 @@ static void run(const char *op, long bytes)
         MPI_Allgather(sbuf, n, MPI_CHAR, rbuf, n, MPI_CHAR, MPI_COMM_WORLD);
     else if (!strcmp(op, "alltoall"))
         MPI_Alltoall(sbuf, n, MPI_CHAR, rbuf, n, MPI_CHAR, MPI_COMM_WORLD);
+    else if (!strcmp(op, "reduce"))
+        MPI_Reduce(sbuf, rbuf, n / (int)sizeof(float), MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+    else if (!strcmp(op, "gather"))
+        MPI_Gather(sbuf, n, MPI_CHAR, rbuf, n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    else if (!strcmp(op, "scatter"))
+        MPI_Scatter(sbuf, n, MPI_CHAR, rbuf, n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    else if (!strcmp(op, "reduce_scatter_block"))
+        MPI_Reduce_scatter_block(sbuf, rbuf, n / (int)sizeof(float), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    else if (!strcmp(op, "allgatherv") || !strcmp(op, "alltoallv")) {
+        for (int i = 0; i < size; i++) {
+            counts[i] = n;
+            displs[i] = i * n;
+        }
+        if (op[3] == 'g')
+            MPI_Allgatherv(sbuf, n, MPI_CHAR, rbuf, counts, displs, MPI_CHAR, MPI_COMM_WORLD);
+        else
+            MPI_Alltoallv(sbuf, counts, displs, MPI_CHAR, rbuf, counts, displs, MPI_CHAR, MPI_COMM_WORLD);
+    }
 }
 
 /* iterations for a size: enough for ~target seconds, agreed by all ranks */
@@ -69,6 +90,8 @@ int main(int argc, char **argv)
     size_t bufsz = (size_t)maxb * (size_t)size + 4096;
     sbuf = malloc(bufsz);
     rbuf = malloc(bufsz);
+    counts = malloc(sizeof(int) * (size_t)size);
+    displs = malloc(sizeof(int) * (size_t)size);
     memset(sbuf, 1, bufsz);
     memset(rbuf, 0, bufsz);
     char list[256];
@@ -96,6 +119,8 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
+    free(counts);
+    free(displs);
     MPI_Finalize();
     return 0;
 }

@@ -469,11 +469,11 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
 static int refuse_closed_ports(void)
 {
     struct tide_matchq *q = tide_matchq_find(TIDE_CONTEXT_DPM);
-    if (!q || !q->uq_head)
+    if (!q || !q->nunexpected)
         return 0;
     int n = 0;
-    for (struct tide_unexpected *u = q->uq_head, *next; u; u = next) {
-        next = u->next;
+    for (struct tide_unexpected *u = tide_match_uq_first(q), *next; u; u = next) {
+        next = tide_match_uq_next(q, u);
         if (u->type != 1 /* eager */ || u->data_len < 8)
             continue;
         struct tide_rbuf r;

@@ -1,5 +1,6 @@
 /*
- * match.c: posted-receive and unexpected-message queues per context id.
+ * match.c: posted-receive and unexpected-message queues per context id
+ * (unexpected messages in buckets by source: match.h).
  */
 #include "pt2pt/match.h"
 #include "pt2pt/request.h"
@@ -47,7 +48,7 @@ void tide_matchq_drop(uint32_t ctx)
         return;
     struct tide_matchq *q = chunk[ctx & (MQ_CHUNK - 1)];
     /* a queue with messages still waiting (sent before the free) is kept */
-    if (!q || q->uq_head || q->posted_head)
+    if (!q || q->nunexpected || q->posted_head)
         return;
     free(q);
     chunk[ctx & (MQ_CHUNK - 1)] = NULL;
@@ -64,11 +65,12 @@ void tide_matchq_finalize(void)
             struct tide_matchq *q = mq_dir[c][i];
             if (!q)
                 continue;
-            while (q->uq_head) {
-                struct tide_unexpected *u = q->uq_head;
-                q->uq_head = u->next;
-                tide_unexpected_free(u);
-            }
+            for (int b = 0; b < TIDE_UQ_BUCKETS; b++)
+                while (q->uq[b].head) {
+                    struct tide_unexpected *u = q->uq[b].head;
+                    q->uq[b].head = u->next;
+                    tide_unexpected_free(u);
+                }
             free(q);
         }
         free(mq_dir[c]);
@@ -123,61 +125,117 @@ bool tide_match_unpost(struct tide_matchq *q, struct tide_request *req)
     return false;
 }
 
+static struct tide_uq_bucket *bucket_of(struct tide_matchq *q, int src)
+{
+    return &q->uq[(unsigned)src % TIDE_UQ_BUCKETS];
+}
+
 void tide_match_add_unexpected(struct tide_matchq *q, struct tide_unexpected *u)
 {
+    struct tide_uq_bucket *b = bucket_of(q, u->src);
     u->next = NULL;
-    if (q->uq_tail)
-        q->uq_tail->next = u;
+    u->stamp = q->uq_stamp++;
+    if (b->tail)
+        b->tail->next = u;
     else
-        q->uq_head = u;
-    q->uq_tail = u;
+        b->head = u;
+    b->tail = u;
     q->nunexpected++;
 }
 
-static void unlink_unexpected(struct tide_matchq *q, struct tide_unexpected *prev, struct tide_unexpected *u)
+static void unlink_unexpected(struct tide_matchq *q, struct tide_uq_bucket *b, struct tide_unexpected *prev,
+                              struct tide_unexpected *u)
 {
     if (prev)
         prev->next = u->next;
     else
-        q->uq_head = u->next;
-    if (q->uq_tail == u)
-        q->uq_tail = prev;
+        b->head = u->next;
+    if (b->tail == u)
+        b->tail = prev;
     u->next = NULL;
     q->nunexpected--;
 }
 
-struct tide_unexpected *tide_match_find_unexpected(struct tide_matchq *q, int src, int tag, bool take)
+/* The first message of bucket b matching (src, tag), and the one before it. */
+static struct tide_unexpected *first_match(struct tide_uq_bucket *b, int src, int tag,
+                                           struct tide_unexpected **prev_out)
 {
     struct tide_unexpected *prev = NULL;
-    for (struct tide_unexpected *u = q->uq_head; u; prev = u, u = u->next)
+    for (struct tide_unexpected *u = b->head; u; prev = u, u = u->next)
         if (tide_match_ok(src, tag, u->src, u->tag)) {
-            if (take)
-                unlink_unexpected(q, prev, u);
+            *prev_out = prev;
             return u;
         }
     return NULL;
+}
+
+struct tide_unexpected *tide_match_find_unexpected(struct tide_matchq *q, int src, int tag, bool take)
+{
+    if (!q->nunexpected)
+        return NULL;
+    struct tide_uq_bucket *best_b = NULL;
+    struct tide_unexpected *best = NULL, *best_prev = NULL;
+    if (src >= 0) {
+        best_b = bucket_of(q, src);
+        best = first_match(best_b, src, tag, &best_prev);
+    } else {
+        for (int i = 0; i < TIDE_UQ_BUCKETS; i++) {
+            struct tide_unexpected *prev, *u = q->uq[i].head ? first_match(&q->uq[i], src, tag, &prev) : NULL;
+            if (u && (!best || u->stamp < best->stamp)) {
+                best = u;
+                best_prev = prev;
+                best_b = &q->uq[i];
+            }
+        }
+    }
+    if (best && take)
+        unlink_unexpected(q, best_b, best_prev, best);
+    return best;
 }
 
 struct tide_unexpected *tide_match_take_by_sender(struct tide_matchq *q, struct tide_proc *from,
                                                   uint64_t sreq)
 {
-    struct tide_unexpected *prev = NULL;
-    for (struct tide_unexpected *u = q->uq_head; u; prev = u, u = u->next)
-        if (u->from == from && u->sreq == sreq && sreq != 0) {
-            unlink_unexpected(q, prev, u);
-            return u;
-        }
+    if (sreq == 0)
+        return NULL;
+    for (int i = 0; i < TIDE_UQ_BUCKETS; i++) {
+        struct tide_unexpected *prev = NULL;
+        for (struct tide_unexpected *u = q->uq[i].head; u; prev = u, u = u->next)
+            if (u->from == from && u->sreq == sreq) {
+                unlink_unexpected(q, &q->uq[i], prev, u);
+                return u;
+            }
+    }
     return NULL;
 }
 
 void tide_match_remove(struct tide_matchq *q, struct tide_unexpected *u)
 {
+    struct tide_uq_bucket *b = bucket_of(q, u->src);
     struct tide_unexpected *prev = NULL;
-    for (struct tide_unexpected *x = q->uq_head; x; prev = x, x = x->next)
+    for (struct tide_unexpected *x = b->head; x; prev = x, x = x->next)
         if (x == u) {
-            unlink_unexpected(q, prev, u);
+            unlink_unexpected(q, b, prev, u);
             return;
         }
+}
+
+static struct tide_unexpected *first_from(struct tide_matchq *q, int i)
+{
+    for (; i < TIDE_UQ_BUCKETS; i++)
+        if (q->uq[i].head)
+            return q->uq[i].head;
+    return NULL;
+}
+
+struct tide_unexpected *tide_match_uq_first(struct tide_matchq *q)
+{
+    return q->nunexpected ? first_from(q, 0) : NULL;
+}
+
+struct tide_unexpected *tide_match_uq_next(struct tide_matchq *q, struct tide_unexpected *u)
+{
+    return u->next ? u->next : first_from(q, (int)((unsigned)u->src % TIDE_UQ_BUCKETS) + 1);
 }
 
 /* Unexpected messages up to the largest eager size come from free lists

@@ -16,7 +16,8 @@ struct tide_proc;
 
 /* A message that arrived before its receive was posted. */
 struct tide_unexpected {
-    struct tide_unexpected *next;
+    struct tide_unexpected *next; /* in its source's bucket */
+    uint64_t stamp;               /* arrival order within the context */
     uint32_t ctx;
     int src, tag;
     struct tide_proc *from;
@@ -30,10 +31,22 @@ struct tide_unexpected {
     struct tide_request *self_sreq; /* a send to ourselves, not copied yet */
 };
 
+/* Unexpected messages wait in buckets by source rank, each in arrival
+ * order, so a receive naming its source looks only at that source's
+ * messages (and one bucket's neighbours): a sender that runs far ahead,
+ * as the leaves of a tree do in a loop of rooted collectives, does not
+ * make every other receive walk past its backlog. A receive from any
+ * source takes the oldest match of all buckets (by stamp). */
+#define TIDE_UQ_BUCKETS 32
+struct tide_uq_bucket {
+    struct tide_unexpected *head, *tail;
+};
+
 struct tide_matchq {
     uint32_t ctx;
     struct tide_request *posted_head, *posted_tail;
-    struct tide_unexpected *uq_head, *uq_tail;
+    struct tide_uq_bucket uq[TIDE_UQ_BUCKETS];
+    uint64_t uq_stamp;
     size_t nposted, nunexpected;
 };
 
@@ -63,6 +76,10 @@ struct tide_unexpected *tide_match_take_by_sender(struct tide_matchq *q, struct 
                                                   uint64_t sreq);
 /* Remove a given unexpected message (found by a scan). */
 void tide_match_remove(struct tide_matchq *q, struct tide_unexpected *u);
+/* Every unexpected message of q, bucket by bucket: first, then next
+ * (which may be asked before u is removed). */
+struct tide_unexpected *tide_match_uq_first(struct tide_matchq *q);
+struct tide_unexpected *tide_match_uq_next(struct tide_matchq *q, struct tide_unexpected *u);
 struct tide_unexpected *tide_unexpected_new(size_t data_len);
 void tide_unexpected_free(struct tide_unexpected *u);
 

@@ -586,7 +586,7 @@ int tide_recv_start(struct tide_request *r)
     struct tide_matchq *q = tide_matchq_get(r->ctx);
     if (!q)
         return tide_err(MPI_ERR_NO_MEM, "receive: out of memory");
-    struct tide_unexpected *u = q->uq_head ? tide_match_find_unexpected(q, r->peer, r->tag, true) : NULL;
+    struct tide_unexpected *u = q->nunexpected ? tide_match_find_unexpected(q, r->peer, r->tag, true) : NULL;
     if (u) {
         tide_recv_unexpected(r, u);
         return MPI_SUCCESS;
@@ -603,7 +603,7 @@ int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int sour
                         MPI_Status *status)
 {
     struct tide_matchq *q = tide_matchq_find(ctx);
-    if (!q || !q->uq_head || source == MPI_PROC_NULL)
+    if (!q || !q->nunexpected || source == MPI_PROC_NULL)
         return -1;
     struct tide_unexpected *u = tide_match_find_unexpected(q, source, tag, false);
     if (!u || u->type != TIDE_MSG_EAGER || (u->flags & TIDE_MSGF_SYNC) || u->self_sreq)

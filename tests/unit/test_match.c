@@ -3,7 +3,10 @@
  * an arriving message wins (wildcards included), unexpected messages are
  * found in arrival order, MPI_ANY_TAG never matches internal (negative)
  * tags, cancelled receives leave the queue, and per-context queues are
- * independent.
+ * independent. Unexpected messages wait in buckets by source: sources
+ * sharing a bucket stay apart, a receive from any source still takes the
+ * oldest, and a walk over the queue sees every message once (also while
+ * removing them).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,6 +99,49 @@ static void test_unexpected_order(void **state)
         tide_unexpected_free(m[i]);
 }
 
+static void test_buckets(void **state)
+{
+    (void)state;
+    struct tide_matchq *q = tide_matchq_get(104);
+    int a = 1, b = 1 + TIDE_UQ_BUCKETS, c = 2; /* a and b share a bucket */
+    enum { N = 9 };
+    struct tide_unexpected *m[N] = {msg(b, 4, 1), msg(a, 4, 2), msg(c, 4, 3), msg(a, 5, 4), msg(b, 4, 5),
+                                    msg(c, 5, 6), msg(a, 4, 7), msg(b, 5, 8), msg(c, 4, 9)};
+    for (int i = 0; i < N; i++)
+        tide_match_add_unexpected(q, m[i]);
+    /* a walk sees each message once */
+    int seen[N] = {0}, count = 0;
+    for (struct tide_unexpected *u = tide_match_uq_first(q); u; u = tide_match_uq_next(q, u)) {
+        assert_true(u->sreq >= 1 && u->sreq <= N);
+        seen[u->sreq - 1]++;
+        count++;
+    }
+    assert_int_equal(count, N);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    /* a named source finds its own messages, in order, past the other
+     * source of its bucket */
+    assert_ptr_equal(tide_match_find_unexpected(q, a, 4, true), m[1]);
+    assert_ptr_equal(tide_match_find_unexpected(q, a, 4, true), m[6]);
+    assert_null(tide_match_find_unexpected(q, a, 4, false));
+    assert_ptr_equal(tide_match_find_unexpected(q, b, MPI_ANY_TAG, true), m[0]);
+    /* any source: the oldest left of all buckets */
+    assert_ptr_equal(tide_match_find_unexpected(q, MPI_ANY_SOURCE, 4, true), m[2]);
+    assert_ptr_equal(tide_match_find_unexpected(q, MPI_ANY_SOURCE, MPI_ANY_TAG, true), m[3]);
+    /* removing while walking */
+    count = 0;
+    for (struct tide_unexpected *u = tide_match_uq_first(q), *next; u; u = next) {
+        next = tide_match_uq_next(q, u);
+        tide_match_remove(q, u);
+        count++;
+    }
+    assert_int_equal(count, 4);
+    assert_int_equal(q->nunexpected, 0);
+    assert_null(tide_match_uq_first(q));
+    for (int i = 0; i < N; i++)
+        tide_unexpected_free(m[i]);
+}
+
 static void test_contexts_independent(void **state)
 {
     (void)state;
@@ -140,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_posted_order),
         cmocka_unit_test(test_unexpected_order),
+        cmocka_unit_test(test_buckets),
         cmocka_unit_test(test_contexts_independent),
         cmocka_unit_test(test_many),
     };
