@@ -421,6 +421,24 @@ static int allgather_direct_run(struct tide_comm *c, const struct agargs *a)
     return tide_direct_allgather(&v, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt, alg);
 }
 
+/* A blocking allgatherv through the shared region, if chosen: MPI_SUCCESS
+ * or an error, or -1 when the caller must build a schedule. */
+static int allgatherv_shm_run(struct tide_comm *c, const struct agargs *a)
+{
+    if (!tide_direct_allowed(c))
+        return -1;
+    size_t total = 0, largest = 0;
+    for (int i = 0; i < c->size; i++) {
+        size_t b = (size_t)a->rcounts[i] * a->rdt->size;
+        total += b;
+        if (b > largest)
+            largest = b;
+    }
+    if (allgather_alg(c, true, total, largest) != TA_SHM)
+        return -1;
+    return tide_shm_allgatherv(c, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, a->rcounts, a->displs, a->rdt);
+}
+
 static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs *a, bool vform)
 {
     if (c->is_inter) {
@@ -520,6 +538,8 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
     if (!nonblocking && !vform && (rc = allgather_direct_run(c, a)) >= 0)
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    if (!nonblocking && vform && (rc = allgatherv_shm_run(c, a)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)

@@ -5,14 +5,17 @@
  * rank sends rank me+k its block of the input and combines what me-k
  * sends; commutative ops), recursive-doubling allreduce then keeping
  * one's block (short vectors, any op), and reduce to rank 0 in rank order
- * then scatter (non-commutative ops). Intercommunicator forms are in
- * inter.c.
+ * then scatter (non-commutative ops); blocking calls on one node may go
+ * through the shared region (shm_coll.c), and then the nonblocking form
+ * reduces linearly to rank 0 and scatters, which combines in the same
+ * order. Intercommunicator forms are in inter.c.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
+#include "coll/shm_coll.h"
 #include "op/op.h"
 
 #include <stdlib.h>
@@ -99,11 +102,13 @@ void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, co
         return;
     }
     default: {
-        /* reduce to rank 0 in rank order, then scatter the blocks */
+        /* reduce to rank 0 in rank order, then scatter the blocks (for a
+         * call the blocking form serves through the shared region, the
+         * linear reduce, which combines as the region does) */
         void *full = NULL;
         if (me == 0 && !(full = tide_sched_tmp(s, total, dt)))
             return;
-        tide_reduce_build(s, v, in, full, total, dt, op, 0, TA_BINOMIAL, step);
+        tide_reduce_build(s, v, in, full, total, dt, op, 0, alg == TA_SHM ? TA_LINEAR : TA_BINOMIAL, step);
         tide_sched_fence(s);
         step += TIDE_STEP_PHASE;
         if (me == 0) {
@@ -121,6 +126,20 @@ void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, co
 
 /* ---- MPI functions ---- */
 
+/* May choose shm (the shared region): the blocking form runs it, the
+ * nonblocking form and the schedule a linear reduce and a scatter. */
+static int rs_alg(struct tide_comm *c, const int *counts, struct tide_datatype *dt, struct tide_op *op, bool block)
+{
+    size_t total = 0;
+    for (int i = 0; i < c->size; i++)
+        total += (size_t)counts[i];
+    struct tide_coll_sel sel = {.kind = block ? TC_REDUCE_SCATTER_BLOCK : TC_REDUCE_SCATTER,
+                                .bytes = total * dt->size, .commute = op->commute, .even = block};
+    tide_coll_sel_comm(&sel, c);
+    sel.shm = tide_shm_allreduce_plain(total, dt) && tide_shm_coll_fits(c, sel.bytes);
+    return tide_coll_select(&sel);
+}
+
 static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
                   struct tide_datatype *dt, struct tide_op *op, bool block)
 {
@@ -131,12 +150,19 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
     size_t total = 0;
     for (int i = 0; i < c->size; i++)
         total += (size_t)counts[i];
-    struct tide_coll_sel sel = {.kind = block ? TC_REDUCE_SCATTER_BLOCK : TC_REDUCE_SCATTER,
-                                .bytes = total * dt->size, .commute = op->commute, .even = block};
-    tide_coll_sel_comm(&sel, c);
     struct tide_cv v;
     tide_cv_comm(&v, c);
-    tide_reduce_scatter_build(s, &v, sbuf, rbuf, counts, dt, op, tide_coll_select(&sel), 0);
+    tide_reduce_scatter_build(s, &v, sbuf, rbuf, counts, dt, op, rs_alg(c, counts, dt, op, block), 0);
+}
+
+/* A blocking call through the shared region, if chosen: MPI_SUCCESS or an
+ * error, or -1 when the caller must build a schedule. */
+static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts, struct tide_datatype *dt,
+                   struct tide_op *op, bool block)
+{
+    if (c->is_inter || tide_coll_checking() || rs_alg(c, counts, dt, op, block) != TA_SHM)
+        return -1;
+    return tide_shm_reduce_scatter(c, sbuf, rbuf, counts, dt, op);
 }
 
 static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts, bool vform,
@@ -187,6 +213,10 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
     if (rc) {
         free(blocks);
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+    }
+    if (!nonblocking && (rc = shm_run(c, sbuf, rbuf, rcounts, dt, o, block)) >= 0) {
+        free(blocks);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {

@@ -1,6 +1,6 @@
 /*
- * shm_coll.c: barrier, allreduce, allgather and alltoall through the
- * shared region of a one-node communicator (shm_coll.h). One round each:
+ * shm_coll.c: barrier, allreduce, allgather(v), alltoall and
+ * reduce_scatter(_block) through the shared region of a one-node communicator (shm_coll.h). One round each:
  * every rank packs what it contributes into its slot, publishes, waits
  * for every other rank's, and reads what it needs straight from their
  * slots. No message is sent, so a call costs each rank one wait instead
@@ -9,7 +9,8 @@
  *
  * Allreduce combines the slots in rank order (v0 op (v1 op (... op
  * v[n-1]))) on every rank, so non-commutative operations are served and
- * every rank gets the same bits, call after call.
+ * every rank gets the same bits, call after call; reduce_scatter does the
+ * same for each rank's own block.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
@@ -96,6 +97,61 @@ int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
                 note(&rc, tide_coll_copy(tide_region_slot(r, s, i), b, byte, elem_at(rbuf, rdt, (size_t)i * rcount),
                                          rcount, rdt));
     return rc;
+}
+
+int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                        const int *rcounts, const int *displs, struct tide_datatype *rdt)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    int n = tide_region_size(r), me = tide_region_rank(r);
+    struct tide_datatype *byte = tide_coll_byte();
+    int rc = MPI_SUCCESS;
+    bool in_place = sbuf == MPI_IN_PLACE;
+    size_t mine = (size_t)rcounts[me] * rdt->size;
+    uint64_t s = tide_region_begin(r);
+    if (mine) {
+        if (in_place)
+            note(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)displs[me]), (size_t)rcounts[me], rdt,
+                                     tide_region_slot(r, s, me), mine, byte));
+        else
+            note(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), mine, byte));
+    }
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    for (int i = 0; i < n; i++)
+        if (rcounts[i] && (i != me || !in_place))
+            note(&rc, tide_coll_copy(tide_region_slot(r, s, i), (size_t)rcounts[i] * rdt->size, byte,
+                                     elem_at(rbuf, rdt, (size_t)displs[i]), (size_t)rcounts[i], rdt));
+    return rc;
+}
+
+int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+                            struct tide_datatype *dt, struct tide_op *op)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    int n = tide_region_size(r), me = tide_region_rank(r);
+    size_t total = 0, off = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == me)
+            off = total;
+        total += (size_t)counts[i];
+    }
+    size_t mc = (size_t)counts[me], sz = dt->size;
+    uint64_t s = tide_region_begin(r);
+    if (total)
+        memcpy(tide_region_slot(r, s, me), sbuf == MPI_IN_PLACE ? rbuf : sbuf, total * sz);
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    if (mc) {
+        memcpy(rbuf, (uint8_t *)tide_region_slot(r, s, n - 1) + off * sz, mc * sz);
+        for (int i = n - 2; i >= 0; i--)
+            tide_op_apply(op, (uint8_t *)tide_region_slot(r, s, i) + off * sz, rbuf, mc, dt);
+    }
+    return MPI_SUCCESS;
 }
 
 int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,

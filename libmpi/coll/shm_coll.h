@@ -1,7 +1,8 @@
 /*
  * shm_coll.h: blocking collectives through the shared region of a
  * one-node communicator (shm_region.h), for short data: barrier,
- * allreduce, allgather and alltoall (algorithm "shm").
+ * allreduce, allgather(v), alltoall and reduce_scatter(_block)
+ * (algorithm "shm").
  *
  * Each runs the call and returns MPI_SUCCESS or an error, or returns -1
  * without doing anything when the region cannot be had (then on every
@@ -29,6 +30,11 @@ int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t
                        struct tide_op *op);
 int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
                        size_t rcount, struct tide_datatype *rdt);
+int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                        const int *rcounts, const int *displs, struct tide_datatype *rdt);
+/* counts: every rank's block (elements of dt, a plain layout) */
+int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+                            struct tide_datatype *dt, struct tide_op *op);
 int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
                       size_t rcount, struct tide_datatype *rdt);
 

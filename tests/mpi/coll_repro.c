@@ -5,8 +5,8 @@
  * (forced through the hint tide_coll_tuning) and for reduce,
  * reduce_scatter_block and scan, at several counts: repeated calls give
  * bit-identical results, the nonblocking form gives the same bits as the
- * blocking one, and (allreduce) every rank holds the same bits (checked
- * over point-to-point). Rank 0 prints one hash per case; the test suite
+ * blocking one (reduce_scatter_block and scan too), and (allreduce)
+ * every rank holds the same bits (checked over point-to-point). Rank 0 prints one hash per case; the test suite
  * runs the program twice and compares the output, so the results are
  * also the same from run to run.
  */
@@ -114,9 +114,13 @@ int main(int argc, char **argv)
         uint64_t h = fnv(r, (size_t)n * sizeof *r);
         CHECK_OK(MPI_Reduce_scatter_block(s, r, n, MPI_DOUBLE, MPI_SUM, c));
         CHECK(fnv(r, (size_t)n * sizeof *r) == h, "reduce_scatter_block: a repeat gave other bits");
+        MPI_Request rq;
+        CHECK_OK(MPI_Ireduce_scatter_block(s, r, n, MPI_DOUBLE, MPI_SUM, c, &rq));
+        CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        CHECK(fnv(r, (size_t)n * sizeof *r) == h, "ireduce_scatter_block count %d: other bits than the blocking form",
+              n);
         CHECK_OK(MPI_Scan(s, r, n, MPI_DOUBLE, MPI_SUM, c));
         uint64_t hs = fnv(r, (size_t)n * sizeof *r);
-        MPI_Request rq;
         CHECK_OK(MPI_Iscan(s, r, n, MPI_DOUBLE, MPI_SUM, c, &rq));
         CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
         CHECK(fnv(r, (size_t)n * sizeof *r) == hs, "iscan: other bits than scan");

@@ -1,14 +1,14 @@
 /*
- * coll_shm.c: blocking barrier, allreduce, allgather and alltoall through
- * the shared region of a one-node communicator (algorithm "shm", forced
+ * coll_shm.c: blocking barrier, allreduce, allgather(v), alltoall and
+ * reduce_scatter(_block) through the shared region of a one-node communicator (algorithm "shm", forced
  * with the hint tide_coll_tuning on a duplicate of MPI_COMM_WORLD, and
  * chosen by the table on MPI_COMM_WORLD itself). Checked against values
  * computed locally:
- *  - thousands of calls in a row, the four operations interleaved, sizes
+ *  - thousands of calls in a row, the operations interleaved, sizes
  *    changing, so the two alternating buffers of the region are reused
  *    while slower ranks may still be reading the last round;
  *  - MPI_IN_PLACE, derived datatypes on the send and receive sides, count
- *    0;
+ *    0, uneven blocks (some empty) with gaps between them;
  *  - a non-commutative user operation (2x2 matrix product mod a prime):
  *    the result reveals the order of application;
  *  - nonblocking collectives and a rendezvous send in flight across the
@@ -41,14 +41,28 @@ static int val(int r, int i, int round)
     return r * 1000003 + i * 31 + round * 7;
 }
 
-/* one call of operation op (0..3) of k elements in round `round`, checked */
+/* block of rank q in the uneven operations: q % 3 == 1 sends nothing */
+static int ublock(int q, int k)
+{
+    return q % 3 == 1 ? 0 : k + q % 4;
+}
+
+/* one call of operation op (0..5) of k elements in round `round`, checked */
 static void one_call(MPI_Comm c, int op, int k, int round, int in_place)
 {
     int me, n;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &n);
-    int *s = malloc(sizeof(int) * (size_t)(k * n + 1));
-    int *r = malloc(sizeof(int) * (size_t)(k * n + 1));
+    size_t room = (size_t)(k + 4) * (size_t)n * 2 + 1;
+    int *s = malloc(sizeof(int) * room);
+    int *r = malloc(sizeof(int) * room);
+    int *cnt = malloc(sizeof(int) * (size_t)n), *dsp = malloc(sizeof(int) * (size_t)n);
+    int total = 0;
+    for (int q = 0; q < n; q++) {
+        cnt[q] = ublock(q, k);
+        dsp[q] = total + q; /* an int's gap before each block but the first */
+        total += cnt[q];
+    }
     switch (op) {
     case 0:
         CHECK_OK(MPI_Barrier(c));
@@ -86,16 +100,49 @@ static void one_call(MPI_Comm c, int op, int k, int round, int in_place)
                 CHECK(r[q * k + i] == val(q, me * k + i, round), "alltoall round %d k %d: block %d element %d",
                       round, k, q, i);
         break;
+    case 4: /* allgatherv, uneven blocks with gaps */
+        for (size_t i = 0; i < room; i++)
+            r[i] = -5;
+        for (int i = 0; i < cnt[me]; i++)
+            s[i] = r[dsp[me] + i] = val(me, i, round);
+        CHECK_OK(MPI_Allgatherv(in_place ? MPI_IN_PLACE : s, cnt[me], MPI_INT, r, cnt, dsp, MPI_INT, c));
+        for (int q = 0; q < n; q++) {
+            for (int i = 0; i < cnt[q]; i++)
+                CHECK(r[dsp[q] + i] == val(q, i, round), "allgatherv round %d k %d: block %d element %d", round, k,
+                      q, i);
+            if (q > 0)
+                CHECK(r[dsp[q] - 1] == -5, "allgatherv round %d: the gap before block %d was written", round, q);
+        }
+        break;
+    case 5: /* reduce_scatter, uneven blocks, sum */
+        for (int i = 0; i < total; i++)
+            s[i] = r[i] = val(me, i, round);
+        CHECK_OK(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : s, r, cnt, MPI_INT, MPI_SUM, c));
+        {
+            int off = 0;
+            for (int q = 0; q < me; q++)
+                off += cnt[q];
+            for (int i = 0; i < cnt[me]; i++) {
+                long long w = 0;
+                for (int q = 0; q < n; q++)
+                    w += val(q, off + i, round);
+                CHECK(r[i] == (int)w, "reduce_scatter round %d k %d: element %d is %d, not %d", round, k, i, r[i],
+                      (int)w);
+            }
+        }
+        break;
     }
     free(s);
     free(r);
+    free(cnt);
+    free(dsp);
 }
 
 static void rounds(MPI_Comm c, int count)
 {
     static const int ks[] = {1, 0, 3, 17, 64, 5, 200, 2};
     for (int round = 0; round < count; round++)
-        one_call(c, round % 4, ks[(round / 4) % 8], round, (round / 32) % 2);
+        one_call(c, round % 6, ks[(round / 6) % 8], round, (round / 48) % 2);
 }
 
 /* ---- derived datatypes ---- */
@@ -179,6 +226,23 @@ static void noncommutative(MPI_Comm c)
         }
         CHECK(!memcmp(w, r + 4 * k, sizeof w), "non-commutative allreduce: matrix %d out of order", k);
     }
+    /* reduce_scatter_block: rank q gets the product of everyone's q-th
+     * matrix */
+    long long *all = malloc(sizeof(long long) * 4 * (size_t)n), rb[4];
+    for (int q = 0; q < n; q++) {
+        long long *x = all + 4 * q;
+        x[0] = me + 2, x[1] = q + me, x[2] = 1, x[3] = 3 * me + q;
+    }
+    CHECK_OK(MPI_Reduce_scatter_block(all, rb, 1, mat, op, c));
+    long long w[4] = {1, 0, 0, 1};
+    for (int p = 0; p < n; p++) {
+        long long x[4] = {p + 2, me + p, 1, 3 * p + me};
+        int one = 1;
+        matmul(w, x, &one, NULL);
+        memcpy(w, x, sizeof w);
+    }
+    CHECK(!memcmp(w, rb, sizeof w), "non-commutative reduce_scatter_block: product out of order");
+    free(all);
     MPI_Op_free(&op);
     MPI_Type_free(&mat);
 }
@@ -265,7 +329,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && !strcmp(argv[1], "quick");
     MPI_Comm forced;
     CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &forced));
-    set_hint(forced, "barrier=shm,allreduce=shm,allgather=shm,alltoall=shm");
+    set_hint(forced, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     MPI_Comm comms[2] = {forced, MPI_COMM_WORLD};
     for (int ci = 0; ci < 2; ci++) {
         MPI_Comm c = comms[ci];
@@ -285,7 +349,7 @@ int main(int argc, char **argv)
     /* split: two halves (and a rank alone when the size is odd) */
     MPI_Comm half;
     CHECK_OK(MPI_Comm_split(forced, rank % 2, -rank, &half));
-    set_hint(half, "barrier=shm,allreduce=shm,allgather=shm,alltoall=shm");
+    set_hint(half, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     rounds(half, 200);
     noncommutative(half);
     CHECK_OK(MPI_Comm_free(&half));
