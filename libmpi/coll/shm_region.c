@@ -15,6 +15,13 @@
  * collectives in flight) and, like any wait, may fall asleep on its
  * transport's doorbell; a rank publishing a round issues a full barrier
  * and then rings the doorbells of the ranks asleep.
+ *
+ * A round orders point-to-point traffic as a collective over messages
+ * would: a rank publishes only once its messages to the other ranks have
+ * all left (none queued behind a full ring), and a rank that has seen
+ * every counter delivers what its rings hold before it returns. So what
+ * a rank sent before the call (a rendezvous's completion notice freeing
+ * a buffered send's space, say) has arrived when the others leave it.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
@@ -235,6 +242,19 @@ void tide_region_wait_all(struct tide_coll_region *r, uint64_t s)
     if (!reached(&w))
         tide_progress_until(reached, &w);
     r->all_at = s;
+    /* what the others sent before they published is in the rings now */
+    for (int k = 0; k < 1024 && tide_progress() > 0; k++)
+        ;
+}
+
+/* Has every message to the other ranks left? */
+static bool output_gone(void *arg)
+{
+    struct tide_coll_region *r = arg;
+    for (int i = 0; i < r->n; i++)
+        if (r->procs[i]->on_pend_list)
+            return false;
+    return true;
 }
 
 uint64_t tide_region_begin(struct tide_coll_region *r)
@@ -248,6 +268,8 @@ uint64_t tide_region_begin(struct tide_coll_region *r)
 
 void tide_region_publish(struct tide_coll_region *r, uint64_t s)
 {
+    if (!output_gone(r))
+        tide_progress_until(output_gone, r);
     atomic_store_explicit(ctl(r, r->me), s, memory_order_release);
     atomic_thread_fence(memory_order_seq_cst);
     for (int i = 0; i < r->n; i++)

@@ -13,6 +13,10 @@
  *    the result reveals the order of application;
  *  - nonblocking collectives and a rendezvous send in flight across the
  *    blocking calls;
+ *  - point-to-point traffic before a call has arrived when it returns:
+ *    buffered sends by rendezvous, received by the last rank before a
+ *    barrier, have given their buffer space back when the sender leaves
+ *    the barrier (the next round of them fits exactly);
  *  - communicators made and freed in a loop, and split ones;
  *  - a rank that arrives late enough for the others to fall asleep: they
  *    must be woken when it arrives, not when their sleep times out (the
@@ -275,6 +279,41 @@ static void in_flight(MPI_Comm c)
     free(big);
 }
 
+/* ---- buffered sends whose space comes back by the next barrier ---- */
+
+static void bsend_rounds(MPI_Comm c)
+{
+    int me, n;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &n);
+    if (n < 2)
+        return;
+    enum { K = 4, LEN = 256 * 1024 };
+    int size = K * (LEN + MPI_BSEND_OVERHEAD);
+    char *space = malloc((size_t)size), *msg = malloc(LEN);
+    CHECK_OK(MPI_Buffer_attach(space, size));
+    for (int round = 0; round < 30; round++) {
+        if (me == 0) {
+            for (int k = 0; k < K; k++) {
+                memset(msg, round + k, LEN);
+                CHECK_OK(MPI_Bsend(msg, LEN, MPI_CHAR, n - 1, k, c));
+            }
+        } else if (me == n - 1) {
+            for (int k = 0; k < K; k++) {
+                CHECK_OK(MPI_Recv(msg, LEN, MPI_CHAR, 0, k, c, MPI_STATUS_IGNORE));
+                CHECK(msg[0] == (char)(round + k) && msg[LEN - 1] == (char)(round + k), "bsend round %d message %d",
+                      round, k);
+            }
+        }
+        CHECK_OK(MPI_Barrier(c));
+    }
+    void *b;
+    int bs;
+    CHECK_OK(MPI_Buffer_detach(&b, &bs));
+    free(space);
+    free(msg);
+}
+
 /* ---- a late rank ---- */
 
 static double now(void)
@@ -337,6 +376,7 @@ int main(int argc, char **argv)
         derived(c);
         noncommutative(c);
         in_flight(c);
+        bsend_rounds(c);
         late_rank(c);
     }
     /* communicators made and freed, each used once */
