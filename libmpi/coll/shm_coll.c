@@ -49,25 +49,34 @@ int tide_shm_barrier(struct tide_comm *c)
     return MPI_SUCCESS;
 }
 
-int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,
-                       struct tide_op *op)
+/* The reductions: every rank publishes its vector of total elements and
+ * combines, in rank order, the mc elements from element off of every
+ * rank's into rbuf. */
+static int reduce_round(struct tide_comm *c, const void *in, size_t total, size_t off, size_t mc, void *rbuf,
+                        struct tide_datatype *dt, struct tide_op *op)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
     int n = tide_region_size(r), me = tide_region_rank(r);
-    size_t bytes = count * dt->size;
+    size_t sz = dt->size;
     uint64_t s = tide_region_begin(r);
-    if (bytes)
-        memcpy(tide_region_slot(r, s, me), sbuf == MPI_IN_PLACE ? rbuf : sbuf, bytes);
+    if (total)
+        memcpy(tide_region_slot(r, s, me), in, total * sz);
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
-    if (bytes) {
-        memcpy(rbuf, tide_region_slot(r, s, n - 1), bytes);
+    if (mc) {
+        memcpy(rbuf, (uint8_t *)tide_region_slot(r, s, n - 1) + off * sz, mc * sz);
         for (int i = n - 2; i >= 0; i--)
-            tide_op_apply(op, tide_region_slot(r, s, i), rbuf, count, dt);
+            tide_op_apply(op, (uint8_t *)tide_region_slot(r, s, i) + off * sz, rbuf, mc, dt);
     }
     return MPI_SUCCESS;
+}
+
+int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,
+                       struct tide_op *op)
+{
+    return reduce_round(c, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, 0, count, rbuf, dt, op);
 }
 
 int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
@@ -130,28 +139,14 @@ int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, st
 int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
                             struct tide_datatype *dt, struct tide_op *op)
 {
-    struct tide_coll_region *r = tide_coll_region_get(c);
-    if (!r)
-        return -1;
-    int n = tide_region_size(r), me = tide_region_rank(r);
+    int me = c->rank;
     size_t total = 0, off = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < c->size; i++) {
         if (i == me)
             off = total;
         total += (size_t)counts[i];
     }
-    size_t mc = (size_t)counts[me], sz = dt->size;
-    uint64_t s = tide_region_begin(r);
-    if (total)
-        memcpy(tide_region_slot(r, s, me), sbuf == MPI_IN_PLACE ? rbuf : sbuf, total * sz);
-    tide_region_publish(r, s);
-    tide_region_wait_all(r, s);
-    if (mc) {
-        memcpy(rbuf, (uint8_t *)tide_region_slot(r, s, n - 1) + off * sz, mc * sz);
-        for (int i = n - 2; i >= 0; i--)
-            tide_op_apply(op, (uint8_t *)tide_region_slot(r, s, i) + off * sz, rbuf, mc, dt);
-    }
-    return MPI_SUCCESS;
+    return reduce_round(c, sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, off, (size_t)counts[me], rbuf, dt, op);
 }
 
 int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,

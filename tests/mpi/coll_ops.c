@@ -976,15 +976,6 @@ static const struct {
     {"exscan", "rd linear"},
 };
 
-static void set_hint(MPI_Comm c, const char *text)
-{
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "tide_coll_tuning", text);
-    CHECK_OK(MPI_Comm_set_info(c, info));
-    MPI_Info_free(&info);
-}
-
 static void run_forced(MPI_Comm base)
 {
     MPI_Comm c;
@@ -999,11 +990,11 @@ static void run_forced(MPI_Comm base)
             snprintf(hint, sizeof hint, "%s=%s", forced[f].op, a);
             if (getenv("COLL_OPS_VERBOSE") && wrank == 0)
                 fprintf(stderr, "coll_ops: %s\n", hint);
-            set_hint(c, hint);
+            tu_set_coll_hint(c, hint);
             run_ops(c, forced[f].op);
         }
     }
-    set_hint(c, "barrier=auto");
+    tu_set_coll_hint(c, "barrier=auto");
     MPI_Comm_free(&c);
 }
 

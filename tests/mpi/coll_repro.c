@@ -46,15 +46,6 @@ static void same_everywhere(uint64_t h, const char *what)
     }
 }
 
-static void set_hint(MPI_Comm c, const char *text)
-{
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "tide_coll_tuning", text);
-    CHECK_OK(MPI_Comm_set_info(c, info));
-    MPI_Info_free(&info);
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -71,7 +62,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < 9; a++) {
         char hint[64];
         snprintf(hint, sizeof hint, "allreduce=%s,reduce=%s", algs[a], a == 3 || a == 5 || a == 7 ? algs[a] : "auto");
-        set_hint(c, hint);
+        tu_set_coll_hint(c, hint);
         for (int ci = 0; ci < 4; ci++) {
             int n = counts[ci];
             CHECK_OK(MPI_Allreduce(s, r, n, MPI_DOUBLE, MPI_SUM, c));

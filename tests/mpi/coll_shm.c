@@ -31,15 +31,6 @@
 
 static int rank, size;
 
-static void set_hint(MPI_Comm c, const char *text)
-{
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "tide_coll_tuning", text);
-    CHECK_OK(MPI_Comm_set_info(c, info));
-    MPI_Info_free(&info);
-}
-
 static int val(int r, int i, int round)
 {
     return r * 1000003 + i * 31 + round * 7;
@@ -368,7 +359,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && !strcmp(argv[1], "quick");
     MPI_Comm forced;
     CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &forced));
-    set_hint(forced, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
+    tu_set_coll_hint(forced, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     MPI_Comm comms[2] = {forced, MPI_COMM_WORLD};
     for (int ci = 0; ci < 2; ci++) {
         MPI_Comm c = comms[ci];
@@ -389,7 +380,7 @@ int main(int argc, char **argv)
     /* split: two halves (and a rank alone when the size is odd) */
     MPI_Comm half;
     CHECK_OK(MPI_Comm_split(forced, rank % 2, -rank, &half));
-    set_hint(half, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
+    tu_set_coll_hint(half, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     rounds(half, 200);
     noncommutative(half);
     CHECK_OK(MPI_Comm_free(&half));

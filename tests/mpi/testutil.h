@@ -60,4 +60,15 @@ static int tu_rank(void)
         }                                                                         \
     } while (0)
 
+/* Tide's per-communicator collective tuning hint (other implementations
+ * ignore it): force algorithms, as "op=alg,...". */
+static inline void tu_set_coll_hint(MPI_Comm c, const char *text)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "tide_coll_tuning", text);
+    CHECK_OK(MPI_Comm_set_info(c, info));
+    MPI_Info_free(&info);
+}
+
 #endif
