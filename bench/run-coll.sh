@@ -6,7 +6,9 @@
 # a noisy moment hurts them alike); the ratios are Tide's time divided by
 # the other's (below 1: Tide is faster). With more ranks than cores the
 # runs are oversubscribed, which is part of the test.
-# Environment: RUNS (5), NPROCS ("2 4 8"), OPS (all five), MINB (8),
+# Environment: RUNS (5), NPROCS ("2 4 8"), OPS (all five; coll.c also
+# times reduce, gather, scatter, allgatherv, alltoallv and
+# reduce_scatter_block, named the same way), MINB (8),
 # MAXB (1048576), COLL_BENCH_SECONDS (0.1: time per size and run),
 # TIDE_EXTRA / OMPI_EXTRA / MPICH_EXTRA (extra launcher options).
 . "$(dirname "$0")/common.sh"
