@@ -16,12 +16,15 @@
  * transport's doorbell; a rank publishing a round issues a full barrier
  * and then rings the doorbells of the ranks asleep.
  *
- * A round orders point-to-point traffic as a collective over messages
- * would: a rank publishes only once its messages to the other ranks have
- * all left (none queued behind a full ring), and a rank that has seen
- * every counter delivers what its rings hold before it returns. So what
- * a rank sent before the call (a rendezvous's completion notice freeing
- * a buffered send's space, say) has arrived when the others leave it.
+ * A round orders point-to-point traffic much as a collective over
+ * messages would: a rank publishes only once its messages to the other
+ * ranks have all left (none queued behind a full ring), and a rank that
+ * has seen every counter runs a few passes of delivery before it
+ * returns. So what a rank sent just before the call (a rendezvous's
+ * completion notice freeing a buffered send's space, say) has arrived
+ * when the others leave it; the passes stop early, so that a rank which
+ * has left the call and streams messages already does not hold the
+ * others in it.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
@@ -242,8 +245,10 @@ void tide_region_wait_all(struct tide_coll_region *r, uint64_t s)
     if (!reached(&w))
         tide_progress_until(reached, &w);
     r->all_at = s;
-    /* what the others sent before they published is in the rings now */
-    for (int k = 0; k < 1024 && tide_progress() > 0; k++)
+    /* what the others sent before they published is in the rings now:
+     * deliver it (a few passes: a rank that has left the call may be
+     * sending more already, which can wait) */
+    for (int k = 0; k < 4 && tide_progress() > 0; k++)
         ;
 }
 
