@@ -1,7 +1,7 @@
 /*
  * shm_coll.c: barrier, allreduce, allgather(v), alltoall and
- * reduce_scatter(_block) through the shared region of a one-node communicator (shm_coll.h). One round each:
- * every rank packs what it contributes into its slot, publishes, waits
+ * reduce_scatter(_block) through the shared region of a one-node
+ * communicator (shm_coll.h). One round each: every rank packs what it contributes into its slot, publishes, waits
  * for every other rank's, and reads what it needs straight from their
  * slots. No message is sent, so a call costs each rank one wait instead
  * of one per peer or per step, which matters most when ranks outnumber
