@@ -417,7 +417,7 @@ static int allreduce_alg(struct tide_comm *c, int count, struct tide_datatype *d
     struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
                                 .even = true};
     tide_coll_sel_comm(&sel, c);
-    sel.shm = tide_shm_allreduce_plain((size_t)count, dt) && tide_shm_coll_fits(c, sel.bytes);
+    sel.shm = tide_shm_plain(dt) && tide_shm_coll_fits(c, sel.bytes);
     return tide_coll_select(&sel);
 }
 

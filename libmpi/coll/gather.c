@@ -244,9 +244,9 @@ static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Dataty
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (tide_coll_checking()) {
         /* even blocks within one group: every rank's block is the same size */
-        bool root = c->rank == a->root;
-        struct tide_coll_agree ag = {.root = a->root,
-                                     .bytes = vform || c->is_inter ? -1 : root ? (long long)a->rcount * (long long)a->rdt->size : (long long)a->scount * (long long)a->sdt->size};
+        long long block = c->rank == a->root ? (long long)a->rcount * (long long)a->rdt->size
+                                             : (long long)a->scount * (long long)a->sdt->size;
+        struct tide_coll_agree ag = {.root = a->root, .bytes = vform || c->is_inter ? -1 : block};
         tide_coll_agree_add(s, c, &ag, fn);
     }
     build(s, c, a, vform);

@@ -14,6 +14,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "coll/coll_args.h"
+#include "coll/direct.h"
 #include "coll/inter.h"
 #include "coll/shm_coll.h"
 #include "op/op.h"
@@ -136,7 +137,7 @@ static int rs_alg(struct tide_comm *c, const int *counts, struct tide_datatype *
     struct tide_coll_sel sel = {.kind = block ? TC_REDUCE_SCATTER_BLOCK : TC_REDUCE_SCATTER,
                                 .bytes = total * dt->size, .commute = op->commute, .even = block};
     tide_coll_sel_comm(&sel, c);
-    sel.shm = tide_shm_allreduce_plain(total, dt) && tide_shm_coll_fits(c, sel.bytes);
+    sel.shm = tide_shm_plain(dt) && tide_shm_coll_fits(c, sel.bytes);
     return tide_coll_select(&sel);
 }
 
@@ -160,7 +161,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
 static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts, struct tide_datatype *dt,
                    struct tide_op *op, bool block)
 {
-    if (c->is_inter || tide_coll_checking() || rs_alg(c, counts, dt, op, block) != TA_SHM)
+    if (!tide_direct_allowed(c) || rs_alg(c, counts, dt, op, block) != TA_SHM)
         return -1;
     return tide_shm_reduce_scatter(c, sbuf, rbuf, counts, dt, op);
 }

@@ -25,10 +25,9 @@ bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes)
     return slot_bytes <= TIDE_REGION_SLOT && tide_coll_region_possible(c);
 }
 
-bool tide_shm_allreduce_plain(size_t count, const struct tide_datatype *dt)
+bool tide_shm_plain(const struct tide_datatype *dt)
 {
-    return dt->contig && dt->true_lb == 0 && dt->extent == (MPI_Aint)dt->size &&
-           count * dt->size <= TIDE_REGION_SLOT;
+    return dt->contig && dt->true_lb == 0 && dt->extent == (MPI_Aint)dt->size;
 }
 
 /* Keep the first error. */
@@ -58,7 +57,7 @@ static int reduce_round(struct tide_comm *c, const void *in, size_t total, size_
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    int n = tide_region_size(r), me = tide_region_rank(r);
+    int n = c->size, me = c->rank;
     size_t sz = dt->size;
     uint64_t s = tide_region_begin(r);
     if (total)
@@ -85,7 +84,7 @@ int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    int n = tide_region_size(r), me = tide_region_rank(r);
+    int n = c->size, me = c->rank;
     struct tide_datatype *byte = tide_coll_byte();
     size_t b = rcount * rdt->size;
     int rc = MPI_SUCCESS;
@@ -114,7 +113,7 @@ int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, st
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    int n = tide_region_size(r), me = tide_region_rank(r);
+    int n = c->size, me = c->rank;
     struct tide_datatype *byte = tide_coll_byte();
     int rc = MPI_SUCCESS;
     bool in_place = sbuf == MPI_IN_PLACE;
@@ -155,7 +154,7 @@ int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    int n = tide_region_size(r), me = tide_region_rank(r);
+    int n = c->size, me = c->rank;
     struct tide_datatype *byte = tide_coll_byte();
     size_t b = rcount * rdt->size;
     int rc = MPI_SUCCESS;

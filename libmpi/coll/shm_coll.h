@@ -22,8 +22,9 @@ struct tide_op;
 /* Could the region carry a call on c that puts slot_bytes in each
  * rank's slot? */
 bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes);
-/* Can allreduce combine count elements of dt in place in the region? */
-bool tide_shm_allreduce_plain(size_t count, const struct tide_datatype *dt);
+/* Can the reductions combine elements of dt where they lie in the region
+ * (one contiguous run, no gaps)? */
+bool tide_shm_plain(const struct tide_datatype *dt);
 
 int tide_shm_barrier(struct tide_comm *c);
 int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,

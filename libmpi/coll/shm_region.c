@@ -33,6 +33,7 @@
 #include "comm/group.h"
 #include "params.h"
 #include "pt2pt/progress.h"
+#include "pt2pt/protocol.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -203,16 +204,6 @@ void tide_coll_region_free(struct tide_coll_region *r)
     free(r);
 }
 
-int tide_region_size(const struct tide_coll_region *r)
-{
-    return r->n;
-}
-
-int tide_region_rank(const struct tide_coll_region *r)
-{
-    return r->me;
-}
-
 void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i)
 {
     return r->data + ((size_t)(s & 1) * (size_t)r->n + (size_t)i) * TIDE_REGION_SLOT;
@@ -257,7 +248,7 @@ static bool output_gone(void *arg)
 {
     struct tide_coll_region *r = arg;
     for (int i = 0; i < r->n; i++)
-        if (r->procs[i]->on_pend_list)
+        if (tide_protocol_output_queued(r->procs[i]))
             return false;
     return true;
 }

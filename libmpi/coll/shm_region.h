@@ -44,7 +44,5 @@ void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i);
 void tide_region_publish(struct tide_coll_region *r, uint64_t s);
 /* Wait until every rank has published round s. */
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
-int tide_region_size(const struct tide_coll_region *r);
-int tide_region_rank(const struct tide_coll_region *r);
 
 #endif

@@ -111,6 +111,11 @@ bool tide_protocol_has_pending(void)
     return pend_list != NULL;
 }
 
+bool tide_protocol_output_queued(const struct tide_proc *p)
+{
+    return p->on_pend_list;
+}
+
 static struct tide_transport *tx_of(struct tide_proc *p)
 {
     return p->tx ? p->tx : tide_transport_for(p);
@@ -586,7 +591,7 @@ int tide_recv_start(struct tide_request *r)
     struct tide_matchq *q = tide_matchq_get(r->ctx);
     if (!q)
         return tide_err(MPI_ERR_NO_MEM, "receive: out of memory");
-    struct tide_unexpected *u = q->nunexpected ? tide_match_find_unexpected(q, r->peer, r->tag, true) : NULL;
+    struct tide_unexpected *u = tide_match_find_unexpected(q, r->peer, r->tag, true);
     if (u) {
         tide_recv_unexpected(r, u);
         return MPI_SUCCESS;

@@ -17,6 +17,7 @@
 
 #include "mpi.h"
 
+struct tide_proc;
 struct tide_request;
 struct tide_unexpected;
 struct tide_comm;
@@ -26,6 +27,8 @@ int tide_protocol_init(void);
 void tide_protocol_finalize(void);
 int tide_protocol_progress(void);
 bool tide_protocol_has_pending(void);
+/* Are messages to p queued behind a busy transport? */
+bool tide_protocol_output_queued(const struct tide_proc *p);
 
 /* Start a send described by req (buf, count, dt, peer, tag, comm, ctx,
  * mode). Returns MPI_SUCCESS or an error code. */
