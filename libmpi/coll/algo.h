@@ -133,6 +133,7 @@ enum tide_coll_alg {
     TA_HIER,            /* node-aware two-level */
     TA_DIRECT,          /* every message of each phase at once: reduce-scatter / allgather / gather */
     TA_SHM,             /* through a region of memory the ranks of one node share (blocking calls) */
+    TA_GET,             /* each rank reads straight from the others' buffers (one node, blocking calls) */
     TA_NALGS
 };
 
@@ -151,6 +152,7 @@ struct tide_coll_sel {
     bool oversub;    /* ranks outnumber cores (as agreed by the communicator) */
     bool even;       /* every rank's block is the same size (v-variants: false) */
     bool shm;        /* a blocking call the shared region can carry (shm_coll.c) */
+    bool get;        /* a blocking call on ranks that may read each other's memory (shm_get.c) */
 };
 
 int tide_coll_select(const struct tide_coll_sel *sel);

@@ -17,6 +17,8 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
+#include "coll/shm_get.h"
+#include "coll/shm_region.h"
 #include "coll/inter.h"
 
 #include <stdint.h>
@@ -396,6 +398,7 @@ static int allgather_alg(struct tide_comm *c, bool vform, size_t total, size_t s
                                 .even = !vform};
     tide_coll_sel_comm(&sel, c);
     sel.shm = shm_block != SIZE_MAX && tide_shm_coll_fits(c, shm_block);
+    sel.get = shm_block != SIZE_MAX && !vform && tide_coll_region_readable_possible(c);
     return tide_coll_select(&sel);
 }
 
@@ -413,6 +416,12 @@ static int allgather_direct_run(struct tide_comm *c, const struct agargs *a)
         if (rc >= 0)
             return rc;
         alg = allgather_alg(c, false, block * (size_t)c->size, SIZE_MAX); /* no region after all */
+    }
+    if (alg == TA_GET) {
+        int rc = tide_get_allgather(c, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+        if (rc >= 0)
+            return rc;
+        alg = allgather_alg(c, false, block * (size_t)c->size, SIZE_MAX); /* no reading after all */
     }
     if (!tide_direct_allgather_ok(alg))
         return -1;

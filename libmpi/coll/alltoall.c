@@ -14,6 +14,7 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
+#include "coll/shm_get.h"
 #include "coll/shm_region.h"
 #include "coll/inter.h"
 
@@ -219,6 +220,7 @@ static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes, bool shm
                                 .bytes = bytes, .commute = true, .even = f == F_EVEN};
     tide_coll_sel_comm(&sel, c);
     sel.shm = shm && bytes <= TIDE_REGION_SLOT / (size_t)c->size && tide_shm_coll_fits(c, bytes * (size_t)c->size);
+    sel.get = shm && f == F_EVEN && tide_coll_region_readable_possible(c);
     return tide_coll_select(&sel);
 }
 
@@ -235,6 +237,12 @@ static int alltoall_direct_run(struct tide_comm *c, const struct aaargs *a)
         if (rc >= 0)
             return rc;
         alg = alltoall_alg(c, F_EVEN, block, false); /* no region after all */
+    }
+    if (alg == TA_GET) {
+        int rc = tide_get_alltoall(c, a->sbuf, (size_t)a->scount, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+        if (rc >= 0)
+            return rc;
+        alg = alltoall_alg(c, F_EVEN, block, false); /* no reading after all */
     }
     if (!tide_direct_alltoall_ok(alg, a->sbuf))
         return -1;

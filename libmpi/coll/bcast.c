@@ -12,6 +12,8 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
+#include "coll/shm_get.h"
+#include "coll/shm_region.h"
 
 #include <string.h>
 
@@ -185,11 +187,13 @@ void tide_bcast_build(struct tide_sched *s, const struct tide_cv *v, void *buf, 
     }
 }
 
-static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt)
+/* blocking: the call may read straight from the root's memory */
+static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt, bool blocking)
 {
     struct tide_coll_sel sel = {.kind = TC_BCAST, .bytes = (size_t)count * dt->size, .commute = true,
                                 .even = true};
     tide_coll_sel_comm(&sel, c);
+    sel.get = blocking && tide_coll_region_readable_possible(c);
     return tide_coll_select(&sel);
 }
 
@@ -199,13 +203,19 @@ static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct ti
 {
     if (!tide_direct_allowed(c))
         return -1;
-    int alg = bcast_alg(c, count, dt);
+    if (c->size == 1 || count == 0 || dt->size == 0)
+        return MPI_SUCCESS;
+    int alg = bcast_alg(c, count, dt, true);
+    if (alg == TA_GET) {
+        int rc = tide_get_bcast(c, buf, (size_t)count, dt, root);
+        if (rc >= 0)
+            return rc;
+        alg = bcast_alg(c, count, dt, true); /* the ranks cannot read each other's memory after all */
+    }
     if (!tide_direct_bcast_ok(alg))
         return -1;
     struct tide_cv v;
     tide_cv_comm(&v, c);
-    if (v.n == 1 || count == 0 || dt->size == 0)
-        return MPI_SUCCESS;
     return tide_direct_bcast(&v, buf, (size_t)count, dt, root, alg);
 }
 
@@ -216,7 +226,7 @@ static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, in
         tide_inter_bcast(s, c, buf, count, dt, root);
         return;
     }
-    int alg = bcast_alg(c, count, dt);
+    int alg = bcast_alg(c, count, dt, false);
     struct tide_cv v;
     tide_cv_comm(&v, c);
     if (v.n == 1 || count == 0 || dt->size == 0)

@@ -61,6 +61,7 @@ static const char *const alg_names[TA_NALGS] = {
     [TA_HIER] = "hier",
     [TA_DIRECT] = "direct",
     [TA_SHM] = "shm",
+    [TA_GET] = "get",
 };
 
 static const struct {
@@ -89,14 +90,15 @@ const char *tide_coll_alg_name(int alg)
 static const unsigned kind_algs[TC_NKINDS] = {
     [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM),
     [TC_BCAST] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_PIPELINE) | A(TA_SCATTER_RING) | A(TA_SCATTER_RD) |
-                 A(TA_HIER),
+                 A(TA_HIER) | A(TA_GET),
     [TC_GATHER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_GATHERV] = A(TA_LINEAR),
     [TC_SCATTER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_SCATTERV] = A(TA_LINEAR),
-    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM),
+    [TC_ALLGATHER] = A(TA_RING) | A(TA_RD) | A(TA_BRUCK) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM) |
+                     A(TA_GET),
     [TC_ALLGATHERV] = A(TA_RING) | A(TA_RD) | A(TA_DIRECT) | A(TA_SHM),
-    [TC_ALLTOALL] = A(TA_LINEAR) | A(TA_PAIRWISE) | A(TA_BRUCK) | A(TA_SHM),
+    [TC_ALLTOALL] = A(TA_LINEAR) | A(TA_PAIRWISE) | A(TA_BRUCK) | A(TA_SHM) | A(TA_GET),
     [TC_ALLTOALLV] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_ALLTOALLW] = A(TA_LINEAR) | A(TA_PAIRWISE),
     [TC_REDUCE] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_RING) | A(TA_HIER),
@@ -132,6 +134,8 @@ static bool applies(const struct tide_coll_sel *sel, int alg)
     if (alg == TA_HIER && !sel->hier)
         return false;
     if (alg == TA_SHM && !sel->shm)
+        return false;
+    if (alg == TA_GET && !sel->get)
         return false;
     return true;
 }
@@ -216,6 +220,8 @@ static const struct rule defaults[] = {
     /* alltoall (bytes: one block) */
     {TC_ALLTOALL, TA_SHM, 128, 2 KB, 0, 2, 0},
     {TC_ALLTOALL, TA_SHM, ANYB, 3, INT_MAX, 0},
+    {TC_ALLTOALL, TA_GET, FROM(16 KB), ANYN, 0},
+    {TC_ALLTOALL, TA_GET, FROM(8 KB), 6, INT_MAX, R_OVER},
     {TC_ALLTOALL, TA_LINEAR, ANYB, 0, 2, 0},
     {TC_ALLTOALL, TA_LINEAR, ANYB, 3, 32, R_OVER},
     {TC_ALLTOALL, TA_BRUCK, UPTO(256), 8, INT_MAX, 0},
@@ -511,7 +517,7 @@ int tide_coll_select(const struct tide_coll_sel *sel)
     if (!loaded)
         load();
     unsigned flags = (sel->commute ? 1u : 0) | (sel->hier ? 2u : 0) | (sel->oversub ? 4u : 0) | (sel->even ? 8u : 0) |
-                     (sel->shm ? 16u : 0);
+                     (sel->shm ? 16u : 0) | (sel->get ? 32u : 0);
     unsigned gen = sel->over ? sel->over->gen : 0;
     size_t h = (sel->bytes * 31u + (size_t)sel->n * 7u + (size_t)sel->kind * 131u + flags + gen) % CACHE_SLOTS;
     struct cached *cc = &cache[h];

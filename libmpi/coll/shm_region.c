@@ -37,6 +37,7 @@
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define REGION_MAGIC 0x4e4f494745524454ull /* "TDREGION" */
@@ -59,6 +61,7 @@ struct tide_coll_region {
     uint8_t *base;
     size_t len;
     int n, me;
+    int get_state;      /* reads of the others' memory: 0 not tried, 1 agreed, -1 not */
     uint64_t seq;       /* the last round this rank began */
     uint64_t all_at;    /* every counter was seen at least this high */
     uint8_t *data;      /* [2][n][TIDE_REGION_SLOT] */
@@ -81,6 +84,17 @@ static size_t region_len(int n)
 static _Atomic uint64_t *ctl(const struct tide_coll_region *r, int i)
 {
     return (_Atomic uint64_t *)(r->base + CTL_STRIDE + (size_t)i * CTL_STRIDE);
+}
+
+/* Next to rank i's counter: the address of a word in its memory that
+ * holds PROBE_VALUE, which the others read to learn whether they can
+ * read its memory at all. */
+#define PROBE_VALUE 0x45424f5250444954ull /* "TDPROBE" */
+static const volatile uint64_t probe_word = PROBE_VALUE;
+
+static uint64_t *probe_addr(const struct tide_coll_region *r, int i)
+{
+    return (uint64_t *)(r->base + CTL_STRIDE + (size_t)i * CTL_STRIDE + 8);
 }
 
 bool tide_coll_region_possible(struct tide_comm *c)
@@ -150,6 +164,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
     r->me = c->rank;
     r->data = base + data_offset(n);
     r->procs = c->group->procs;
+    *probe_addr(r, r->me) = (uint64_t)(uintptr_t)&probe_word; /* seen by all after the agreement */
     return r;
 }
 
@@ -194,6 +209,68 @@ struct tide_coll_region *tide_coll_region_get(struct tide_comm *c)
     if (st->region_state == 0)
         setup(c, st);
     return st->region;
+}
+
+int tide_region_read(struct tide_coll_region *r, int i, void *dst, uint64_t remote, size_t n)
+{
+    struct tide_proc *p = r->procs[i];
+    struct tide_transport *tx = p->tx ? p->tx : tide_transport_for(p);
+    if (!tx || !tx->get)
+        return -EIO;
+    size_t got = 0;
+    while (got < n) {
+        struct iovec l = {.iov_base = (uint8_t *)dst + got, .iov_len = n - got};
+        struct iovec rm = {.iov_base = (void *)(uintptr_t)(remote + got), .iov_len = n - got};
+        long rc = tx->get(p, &l, 1, &rm, 1);
+        if (rc < 0)
+            return (int)rc;
+        if (rc == 0)
+            return -EIO;
+        got += (size_t)rc;
+    }
+    return 0;
+}
+
+/* Can this process read the memory of every other rank (its transport
+ * has a single-copy get, and reading the probe word works)? */
+static bool can_read_all(struct tide_coll_region *r)
+{
+    if (!tide.tuning.shm_cma)
+        return false;
+    for (int i = 0; i < r->n; i++) {
+        if (i == r->me)
+            continue;
+        struct tide_proc *p = r->procs[i];
+        struct tide_transport *tx = p->tx ? p->tx : tide_transport_for(p);
+        uint64_t v = 0;
+        if (!tx || !tx->can_get || p->no_get || tide_region_read(r, i, &v, *probe_addr(r, i), sizeof v) != 0 ||
+            v != PROBE_VALUE)
+            return false;
+    }
+    return true;
+}
+
+struct tide_coll_region *tide_coll_region_get_readable(struct tide_comm *c)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r || r->get_state < 0)
+        return NULL;
+    if (r->get_state == 0) {
+        uint64_t ok = can_read_all(r) ? 1 : 0;
+        if (tide_exchange_allreduce_and(c, &ok, 1) != MPI_SUCCESS)
+            ok = 0;
+        r->get_state = ok ? 1 : -1;
+        if (!ok && tide.tuning.verbose >= 2 && c->rank == 0)
+            fprintf(stderr, "tide: the ranks of a communicator cannot all read each other's memory: its "
+                            "collectives move data by messages\n");
+    }
+    return r->get_state > 0 ? r : NULL;
+}
+
+bool tide_coll_region_readable_possible(struct tide_comm *c)
+{
+    struct tide_coll_state *st = c->coll;
+    return tide_coll_region_possible(c) && !(st->region && st->region->get_state < 0);
 }
 
 void tide_coll_region_free(struct tide_coll_region *r)
@@ -251,6 +328,28 @@ static bool output_gone(void *arg)
         if (tide_protocol_output_queued(r->procs[i]))
             return false;
     return true;
+}
+
+struct one_waiter {
+    _Atomic uint64_t *counter;
+    uint64_t s;
+};
+
+static bool one_reached(void *arg)
+{
+    struct one_waiter *w = arg;
+    return atomic_load_explicit(w->counter, memory_order_acquire) >= w->s;
+}
+
+void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i)
+{
+    if (r->all_at >= s)
+        return;
+    struct one_waiter w = {.counter = ctl(r, i), .s = s};
+    if (!one_reached(&w))
+        tide_progress_until(one_reached, &w);
+    for (int k = 0; k < 4 && tide_progress() > 0; k++)
+        ;
 }
 
 uint64_t tide_region_begin(struct tide_coll_region *r)

@@ -35,6 +35,17 @@ bool tide_coll_region_possible(struct tide_comm *c);
 struct tide_coll_region *tide_coll_region_get(struct tide_comm *c);
 void tide_coll_region_free(struct tide_coll_region *r);
 
+/* The same region, where every rank can also read the memory of every
+ * other (a single-copy get: shm_get.c), agreed by all in the first call
+ * that asks; NULL otherwise, on every rank alike. */
+struct tide_coll_region *tide_coll_region_get_readable(struct tide_comm *c);
+/* Could tide_coll_region_get_readable give a region (not known to be
+ * refused)? The same answer on every rank. */
+bool tide_coll_region_readable_possible(struct tide_comm *c);
+/* Read n bytes at address remote in rank i's memory into dst: 0 or
+ * -errno. */
+int tide_region_read(struct tide_coll_region *r, int i, void *dst, uint64_t remote, size_t n);
+
 /* Start a round: wait until every rank is done with the buffer it uses,
  * and return the round's number. */
 uint64_t tide_region_begin(struct tide_coll_region *r);
@@ -44,5 +55,7 @@ void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i);
 void tide_region_publish(struct tide_coll_region *r, uint64_t s);
 /* Wait until every rank has published round s. */
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
+/* Wait until rank i has published round s. */
+void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i);
 
 #endif

@@ -958,14 +958,14 @@ static const struct {
     const char *algs;
 } forced[] = {
     {"barrier", "dissemination tree linear direct hier shm"},
-    {"bcast", "linear binomial pipeline scatter_ring scatter_rd hier"},
+    {"bcast", "linear binomial pipeline scatter_ring scatter_rd hier get"},
     {"gather", "linear binomial"},
     {"scatter", "linear binomial"},
     {"gatherv", "linear"},
     {"scatterv", "linear"},
-    {"allgather", "ring rd bruck linear direct hier shm"},
+    {"allgather", "ring rd bruck linear direct hier shm get"},
     {"allgatherv", "ring rd direct shm"},
-    {"alltoall", "linear pairwise bruck shm"},
+    {"alltoall", "linear pairwise bruck shm get"},
     {"alltoallv", "linear pairwise"},
     {"alltoallw", "linear pairwise"},
     {"reduce", "linear binomial ring hier"},

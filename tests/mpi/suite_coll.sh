@@ -65,6 +65,17 @@ tcase coll.shm.refused-by-one.5 -t 120 -out "coll_shm: ok" -- \
 tcase coll.shm.check.4 -t 120 -out "coll_shm: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 4 $TB/coll_shm quick
 tcase coll.shm.nodes.5 -t 120 -out "coll_shm: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 5 $TB/coll_shm quick
 
+# bcast, allgather and alltoall reading straight from the others' buffers
+# (algorithm get): chosen (said at verbose 3) and not refused; refused by
+# one rank's setting (then by all alike); across nodes
+for n in 2 5 8 17; do
+    tcase coll.get.$n -t 120 -out "coll_get: ok" -err "alltoall on $n ranks.*: get" -noout "cannot all read" -- \
+        env TIDE_VERBOSE=3 $MPIEXEC -n $n $TB/coll_get
+done
+tcase coll.get.refused-by-one.5 -t 120 -out "coll_get: ok" -err "cannot all read" -- env TIDE_VERBOSE=2 \
+    $MPIEXEC -n 2 $TB/coll_get : -n 1 --env TIDE_SHM_CMA=0 $TB/coll_get : -n 2 $TB/coll_get
+tcase coll.get.nodes.5 -t 120 -out "coll_get: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 5 $TB/coll_get
+
 for n in 1 3 17; do
     tcase coll.nbc.$n -t 60 -out "coll_nbc: ok" -- $MPIEXEC -n $n $TB/coll_nbc
 done

@@ -1,0 +1,25 @@
+/*
+ * shm_get.h: blocking bcast, allgather and alltoall for long data on a
+ * one-node communicator, each rank reading what it needs straight from
+ * the others' buffers (algorithm "get", shm_get.c).
+ *
+ * Each runs the call and returns MPI_SUCCESS or an error, or returns -1
+ * without doing anything when the ranks cannot read each other's memory
+ * (then on every rank alike, and for good): the caller chooses another
+ * algorithm.
+ */
+#ifndef TIDE_COLL_SHM_GET_H
+#define TIDE_COLL_SHM_GET_H
+
+#include <stddef.h>
+
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+
+int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root);
+int tide_get_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                       size_t rcount, struct tide_datatype *rdt);
+int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
+                      size_t rcount, struct tide_datatype *rdt);
+
+#endif
