@@ -9,7 +9,10 @@
  * of one bit each) that every rank has it and can wake every other. The
  * file is removed as soon as they agree, so nothing is left behind
  * whatever happens later. If any rank could not, none uses a region on
- * that communicator.
+ * that communicator. Whether the ranks can also read each other's memory
+ * (shm_get.c) is agreed the same way, in the first call that asks: each
+ * reads a known word of every other's, at an address it put in the
+ * region.
  *
  * A waiting rank runs the progress engine (other traffic, nonblocking
  * collectives in flight) and, like any wait, may fall asleep on its

@@ -1,7 +1,8 @@
 /*
  * shm_region.h: a region of memory shared by the ranks of a communicator
  * whose ranks are all on one node, through which blocking collectives
- * move short data without messages (shm_coll.c).
+ * move short data without messages (shm_coll.c), or say where long data
+ * lies for the others to read straight from their memory (shm_get.c).
  *
  * Each rank has a counter and, for each of two alternating rounds, a
  * slot of TIDE_REGION_SLOT bytes. A call through the region is round s
