@@ -85,28 +85,34 @@ static void note(int *rc, int e)
         *rc = e;
 }
 
-/* Publish e in round s and wait for every rank's. */
-static uint64_t first_round(struct tide_coll_region *r, int me, struct exposed e)
+static const struct exposed *exposed_by(struct tide_coll_region *r, uint64_t s, int i)
 {
+    return tide_region_slot(r, s, i);
+}
+
+/* Allgather and alltoall: publish e (and its packed copy, if any), read
+ * bytes [off, off + b) of what every other rank i exposed into block i of
+ * rbuf (rcount elements of rdt each), and wait until every rank has done
+ * the same before copy goes and the caller returns. */
+static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const char *fn, struct exposed e, void *copy,
+                         size_t off, size_t b, void *rbuf, size_t rcount, struct tide_datatype *rdt)
+{
+    int n = c->size, me = c->rank, rc = MPI_SUCCESS;
+    if (e.err != MPI_SUCCESS)
+        rc = tide_err(e.err, "%s: out of memory", fn);
     uint64_t s = tide_region_begin(r);
     memcpy(tide_region_slot(r, s, me), &e, sizeof e);
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
-    return s;
-}
-
-/* Every rank is done reading; then copy (if any) can go. */
-static void last_round(struct tide_coll_region *r, void *copy)
-{
-    uint64_t s = tide_region_begin(r);
+    for (int k = 1; k < n; k++) {
+        int i = (me + n - k) % n;
+        note(&rc, fetch(r, fn, i, exposed_by(r, s, i), off, b, elem_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt));
+    }
+    s = tide_region_begin(r);
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
     free(copy);
-}
-
-static const struct exposed *exposed_by(struct tide_coll_region *r, uint64_t s, int i)
-{
-    return tide_region_slot(r, s, i);
+    return rc;
 }
 
 int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root)
@@ -139,25 +145,16 @@ int tide_get_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
     struct tide_coll_region *r = tide_coll_region_get_readable(c);
     if (!r)
         return -1;
-    int n = c->size, me = c->rank, rc = MPI_SUCCESS;
-    size_t b = rcount * rdt->size;
-    bool in_place = sbuf == MPI_IN_PLACE;
+    int me = c->rank;
     void *copy;
     /* the others read my block where it is: in place, in my receive
      * buffer, which I write only elsewhere */
-    struct exposed e = in_place ? expose(elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt, &copy)
-                                : expose(sbuf, scount, sdt, &copy);
-    if (e.err != MPI_SUCCESS)
-        note(&rc, tide_err(e.err, "MPI_Allgather: out of memory"));
-    uint64_t s = first_round(r, me, e);
-    for (int k = 1; k < n; k++) {
-        int i = (me + k) % n;
-        note(&rc, fetch(r, "MPI_Allgather", i, exposed_by(r, s, i), 0, b, elem_at(rbuf, rdt, (size_t)i * rcount),
-                        rcount, rdt));
-    }
+    void *mine = elem_at(rbuf, rdt, (size_t)me * rcount);
+    bool in_place = sbuf == MPI_IN_PLACE;
+    struct exposed e = in_place ? expose(mine, rcount, rdt, &copy) : expose(sbuf, scount, sdt, &copy);
+    int rc = read_from_all(c, r, "MPI_Allgather", e, copy, 0, rcount * rdt->size, rbuf, rcount, rdt);
     if (!in_place)
-        note(&rc, tide_coll_copy(sbuf, scount, sdt, elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
-    last_round(r, copy);
+        note(&rc, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
     return rc;
 }
 
@@ -167,7 +164,7 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     struct tide_coll_region *r = tide_coll_region_get_readable(c);
     if (!r)
         return -1;
-    int n = c->size, me = c->rank, rc = MPI_SUCCESS;
+    int n = c->size, me = c->rank;
     size_t b = rcount * rdt->size;
     bool in_place = sbuf == MPI_IN_PLACE;
     void *copy = NULL;
@@ -184,17 +181,9 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     } else {
         e = expose(sbuf, (size_t)n * scount, sdt, &copy);
     }
-    if (e.err != MPI_SUCCESS)
-        note(&rc, tide_err(e.err, "MPI_Alltoall: out of memory"));
-    uint64_t s = first_round(r, me, e);
-    for (int k = 1; k < n; k++) {
-        int i = (me + n - k) % n;
-        note(&rc, fetch(r, "MPI_Alltoall", i, exposed_by(r, s, i), (size_t)me * b, b,
-                        elem_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt));
-    }
+    int rc = read_from_all(c, r, "MPI_Alltoall", e, copy, (size_t)me * b, b, rbuf, rcount, rdt);
     if (!in_place)
         note(&rc, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
                                  elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
-    last_round(r, copy);
     return rc;
 }

@@ -216,22 +216,8 @@ struct tide_coll_region *tide_coll_region_get(struct tide_comm *c)
 
 int tide_region_read(struct tide_coll_region *r, int i, void *dst, uint64_t remote, size_t n)
 {
-    struct tide_proc *p = r->procs[i];
-    struct tide_transport *tx = p->tx ? p->tx : tide_transport_for(p);
-    if (!tx || !tx->get)
-        return -EIO;
-    size_t got = 0;
-    while (got < n) {
-        struct iovec l = {.iov_base = (uint8_t *)dst + got, .iov_len = n - got};
-        struct iovec rm = {.iov_base = (void *)(uintptr_t)(remote + got), .iov_len = n - got};
-        long rc = tx->get(p, &l, 1, &rm, 1);
-        if (rc < 0)
-            return (int)rc;
-        if (rc == 0)
-            return -EIO;
-        got += (size_t)rc;
-    }
-    return 0;
+    struct iovec rm = {.iov_base = (void *)(uintptr_t)remote, .iov_len = n};
+    return tide_protocol_get_span(r->procs[i], &rm, 1, 0, n, dst);
 }
 
 /* Can this process read the memory of every other rank (its transport

@@ -249,15 +249,17 @@ static bool has_small_pieces(const struct tide_datatype *dt, size_t below)
     return !dt->contig && dt->npieces && dt->size / dt->npieces < below;
 }
 
-/* Read remote bytes [off, off + n) of riov to dst. 0 or -errno. */
-static int get_span(struct tide_transport *tx, struct tide_proc *from, const struct iovec *riov, int nriov,
-                    size_t off, size_t n, uint8_t *dst)
+int tide_protocol_get_span(struct tide_proc *from, const struct iovec *riov, int nriov, size_t off, size_t n,
+                           void *dst)
 {
+    struct tide_transport *tx = tx_of(from);
+    if (!tx || !tx->get)
+        return -EIO;
     size_t got = 0;
     while (got < n) {
         struct iovec rs[GET_MAX_IOV];
         int nr = slice_iov(riov, nriov, off + got, n - got, rs, GET_MAX_IOV);
-        struct iovec l = {.iov_base = dst + got, .iov_len = n - got};
+        struct iovec l = {.iov_base = (uint8_t *)dst + got, .iov_len = n - got};
         long rc = tx->get(from, &l, 1, rs, nr);
         if (rc < 0)
             return (int)rc;
@@ -271,7 +273,6 @@ static int get_span(struct tide_transport *tx, struct tide_proc *from, const str
 static int do_get_bounced(struct tide_request *r, struct tide_proc *from, const struct iovec *riov, int nriov,
                           size_t off, size_t n)
 {
-    struct tide_transport *tx = tx_of(from);
     size_t cap = n < GET_BOUNCE_CHUNK ? n : GET_BOUNCE_CHUNK;
     uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf)
@@ -280,7 +281,7 @@ static int do_get_bounced(struct tide_request *r, struct tide_proc *from, const 
     int rc = 0;
     for (size_t done = 0; done < n && rc == 0; done += cap) {
         size_t chunk = n - done < cap ? n - done : cap;
-        rc = get_span(tx, from, riov, nriov, off + done, chunk, buf);
+        rc = tide_protocol_get_span(from, riov, nriov, off + done, chunk, buf);
         if (rc == 0)
             tide_conv_unpack(&r->conv, buf, chunk);
     }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "mpi.h"
 
@@ -29,6 +30,11 @@ int tide_protocol_progress(void);
 bool tide_protocol_has_pending(void);
 /* Are messages to p queued behind a busy transport? */
 bool tide_protocol_output_queued(const struct tide_proc *p);
+/* Single-copy read of bytes [off, off + n) of p's memory described by
+ * riov into dst, through p's transport: 0, or -errno (-EIO: the
+ * transport has no such read). */
+int tide_protocol_get_span(struct tide_proc *from, const struct iovec *riov, int nriov, size_t off, size_t n,
+                           void *dst);
 
 /* Start a send described by req (buf, count, dt, peer, tag, comm, ctx,
  * mode). Returns MPI_SUCCESS or an error code. */
