@@ -219,7 +219,7 @@ static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes, bool shm
     struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
                                 .bytes = bytes, .commute = true, .even = f == F_EVEN};
     tide_coll_sel_comm(&sel, c);
-    sel.shm = shm && bytes <= TIDE_REGION_SLOT / (size_t)c->size && tide_shm_coll_fits(c, bytes * (size_t)c->size);
+    sel.shm = shm && bytes <= tide_region_slot_bytes(c->size) / (size_t)c->size && tide_shm_coll_fits(c, bytes * (size_t)c->size);
     sel.get = shm && f == F_EVEN && tide_coll_region_readable_possible(c);
     return tide_coll_select(&sel);
 }
@@ -334,6 +334,26 @@ int tide_coll_alltoall(const void *sbuf, int scount, struct tide_datatype *sdt, 
     return tide_sched_run(s);
 }
 
+/* A blocking alltoallv or alltoallw that reads straight from the others'
+ * buffers, if the table chooses that: MPI_SUCCESS or an error, or -1
+ * when the caller must build a schedule. The choice cannot depend on the
+ * sizes, which differ from rank to rank: the table is asked at 0 bytes. */
+static int alltoallvw_get_run(struct tide_comm *c, const struct aaargs *a, enum form f)
+{
+    if (!tide_direct_allowed(c) || !tide_get_alltoallv_fits(c->size))
+        return -1;
+    struct tide_coll_sel sel = {.kind = f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW, .bytes = 0, .commute = true};
+    tide_coll_sel_comm(&sel, c);
+    sel.get = tide_coll_region_readable_possible(c);
+    if (!sel.get || tide_coll_select(&sel) != TA_GET)
+        return -1;
+    struct tide_get_blocks snd = {.buf = a->sbuf, .counts = a->scounts, .displs = a->sdispls, .dt = a->sdt,
+                                  .dts = f == F_W ? a->sdts : NULL};
+    struct tide_get_blocks rcv = {.buf = a->rbuf, .counts = a->rcounts, .displs = a->rdispls, .dt = a->rdt,
+                                  .dts = f == F_W ? a->rdts : NULL};
+    return tide_get_alltoallv(c, &snd, &rcv);
+}
+
 static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
                  const MPI_Datatype *stypes, const MPI_Datatype *rtypes, enum form f)
 {
@@ -414,7 +434,7 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
         free(a->rdts);
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     }
-    if (!nonblocking && f == F_EVEN && (rc = alltoall_direct_run(c, a)) >= 0) {
+    if (!nonblocking && (rc = f == F_EVEN ? alltoall_direct_run(c, a) : alltoallvw_get_run(c, a, f)) >= 0) {
         free(a->sdts);
         free(a->rdts);
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;

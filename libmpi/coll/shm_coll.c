@@ -22,7 +22,7 @@
 
 bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes)
 {
-    return slot_bytes <= TIDE_REGION_SLOT && tide_coll_region_possible(c);
+    return slot_bytes <= tide_region_slot_bytes(c->size) && tide_coll_region_possible(c);
 }
 
 bool tide_shm_plain(const struct tide_datatype *dt)

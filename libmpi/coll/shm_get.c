@@ -99,7 +99,7 @@ static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const 
 {
     int n = c->size, me = c->rank, rc = MPI_SUCCESS;
     if (e.err != MPI_SUCCESS)
-        rc = tide_err(e.err, "%s: out of memory", fn);
+        rc = tide_err(e.err, "%s: could not make this rank's data readable (a packed copy)", fn);
     uint64_t s = tide_region_begin(r);
     memcpy(tide_region_slot(r, s, me), &e, sizeof e);
     tide_region_publish(r, s);
@@ -129,7 +129,9 @@ int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         tide_region_publish(r, s);
         tide_region_wait_all(r, s); /* everyone has read it */
         free(copy);
-        return e.err == MPI_SUCCESS ? MPI_SUCCESS : tide_err(e.err, "MPI_Bcast: out of memory");
+        if (e.err != MPI_SUCCESS)
+            return tide_err(e.err, "MPI_Bcast: could not make the root's data readable (a packed copy)");
+        return MPI_SUCCESS;
     }
     tide_region_wait_one(r, s, root);
     struct exposed e;
@@ -185,5 +187,145 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     if (!in_place)
         note(&rc, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
                                  elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
+    return rc;
+}
+
+/* ---- alltoallv, alltoallw ---- */
+
+/* What a rank publishes for alltoallv/w: where its block for each rank
+ * lies. When all its blocks fit in its slot after this header, they are
+ * there (inline; to[i].addr is then an offset in the slot), so short
+ * calls read no one's memory and take one round. */
+struct exposed_v {
+    int32_t err;
+    int32_t inline_data;
+    struct {
+        uint64_t addr, bytes;
+    } to[];
+};
+
+static size_t header_v(int n)
+{
+    return sizeof(struct exposed_v) + (size_t)n * 2 * sizeof(uint64_t);
+}
+
+bool tide_get_alltoallv_fits(int n)
+{
+    return header_v(n) <= tide_region_slot_bytes(n);
+}
+
+static void *block_ptr(const struct tide_get_blocks *b, int i)
+{
+    return (uint8_t *)b->buf + (b->dts ? (MPI_Aint)b->displs[i] : (MPI_Aint)b->displs[i] * b->dt->extent);
+}
+
+static struct tide_datatype *block_type(const struct tide_get_blocks *b, int i)
+{
+    return b->dts ? b->dts[i] : b->dt;
+}
+
+static size_t block_bytes(const struct tide_get_blocks *b, int i)
+{
+    return (size_t)b->counts[i] * block_type(b, i)->size;
+}
+
+/* Fill x (in a slot) with the blocks of snd for the other ranks or where
+ * they lie: in the slot if they all fit, else in place where one block is
+ * one run, and packed into *copy otherwise (every block when in_place:
+ * the receive buffer is about to be overwritten). */
+static void expose_blocks(const struct tide_get_blocks *snd, int n, int me, bool in_place, struct exposed_v *x,
+                          void **copy)
+{
+    size_t total = 0, packed = 0;
+    *copy = NULL;
+    x->err = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        if (i == me)
+            continue;
+        size_t bytes = block_bytes(snd, i);
+        total += bytes;
+        if (in_place || !block_type(snd, i)->contig)
+            packed += bytes;
+    }
+    uint8_t *area = NULL;
+    x->inline_data = header_v(n) + total <= tide_region_slot_bytes(n);
+    if (x->inline_data)
+        area = (uint8_t *)x + header_v(n);
+    else if (packed && !(area = *copy = malloc(packed))) {
+        x->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        struct tide_datatype *t = block_type(snd, i);
+        size_t bytes = block_bytes(snd, i);
+        const uint8_t *p = block_ptr(snd, i);
+        x->to[i].bytes = bytes;
+        if (i == me) {
+            x->to[i].addr = 0; /* copied by its owner */
+            continue;
+        }
+        if (!x->inline_data && !in_place && t->contig) {
+            x->to[i].addr = (uint64_t)(uintptr_t)(p + t->true_lb);
+            continue;
+        }
+        int rc = tide_coll_copy(p, (size_t)snd->counts[i], t, area + off, bytes, tide_coll_byte());
+        if (rc != MPI_SUCCESS)
+            x->err = rc;
+        x->to[i].addr = x->inline_data ? header_v(n) + off : (uint64_t)(uintptr_t)(area + off);
+        off += bytes;
+    }
+}
+
+int tide_get_alltoallv(struct tide_comm *c, const struct tide_get_blocks *snd, const struct tide_get_blocks *rcv)
+{
+    int n = c->size, me = c->rank;
+    if (!tide_get_alltoallv_fits(n))
+        return -1;
+    struct tide_coll_region *r = tide_coll_region_get_readable(c);
+    if (!r)
+        return -1;
+    const char *fn = rcv->dts ? "MPI_Alltoallw" : "MPI_Alltoallv";
+    bool in_place = snd->buf == MPI_IN_PLACE;
+    int rc = MPI_SUCCESS;
+    void *copy;
+    uint64_t s = tide_region_begin(r);
+    struct exposed_v *x = tide_region_slot(r, s, me);
+    expose_blocks(in_place ? rcv : snd, n, me, in_place, x, &copy);
+    if (x->err != MPI_SUCCESS)
+        rc = tide_err(x->err, "%s: could not make this rank's data readable (a packed copy)", fn);
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
+    bool any_read = false;
+    for (int k = 1; k < n; k++) {
+        int i = (me + n - k) % n;
+        const struct exposed_v *xi = tide_region_slot(r, s, i);
+        any_read |= !xi->inline_data;
+        struct tide_datatype *t = block_type(rcv, i);
+        size_t bytes = block_bytes(rcv, i);
+        if (xi->err != MPI_SUCCESS || !xi->inline_data) {
+            struct exposed e = {.addr = xi->to[me].addr, .bytes = xi->to[me].bytes, .err = xi->err};
+            if (bytes || e.bytes)
+                note(&rc, fetch(r, fn, i, &e, 0, bytes, block_ptr(rcv, i), (size_t)rcv->counts[i], t));
+        } else if (bytes != xi->to[me].bytes) {
+            note(&rc, tide_err(MPI_ERR_TRUNCATE, "%s: rank %d sends %llu bytes where %zu were expected", fn, i,
+                               (unsigned long long)xi->to[me].bytes, bytes));
+        } else if (bytes) {
+            note(&rc, tide_coll_copy((const uint8_t *)xi + xi->to[me].addr, bytes, tide_coll_byte(),
+                                     block_ptr(rcv, i), (size_t)rcv->counts[i], t));
+        }
+    }
+    any_read |= !x->inline_data;
+    /* if anyone's memory was read, no one leaves before all have read it
+     * (every rank knows the same from the slots) */
+    if (any_read) {
+        s = tide_region_begin(r);
+        tide_region_publish(r, s);
+        tide_region_wait_all(r, s);
+    }
+    free(copy);
+    if (!in_place)
+        note(&rc, tide_coll_copy(block_ptr(snd, me), (size_t)snd->counts[me], block_type(snd, me),
+                                 block_ptr(rcv, me), (size_t)rcv->counts[me], block_type(rcv, me)));
     return rc;
 }

@@ -67,7 +67,8 @@ struct tide_coll_region {
     int get_state;      /* reads of the others' memory: 0 not tried, 1 agreed, -1 not */
     uint64_t seq;       /* the last round this rank began */
     uint64_t all_at;    /* every counter was seen at least this high */
-    uint8_t *data;      /* [2][n][TIDE_REGION_SLOT] */
+    size_t slot;        /* bytes of a slot */
+    uint8_t *data;      /* [2][n][slot] */
     struct tide_proc **procs;
 };
 
@@ -79,9 +80,15 @@ static size_t data_offset(int n)
     return (ctl_end + 4095) & ~(size_t)4095;
 }
 
+size_t tide_region_slot_bytes(int n)
+{
+    /* about 512 KiB of slots up to 32 ranks, never under 8 KiB a slot */
+    return n <= 8 ? 32768 : n <= 16 ? 16384 : 8192;
+}
+
 static size_t region_len(int n)
 {
-    return data_offset(n) + 2 * (size_t)n * TIDE_REGION_SLOT;
+    return data_offset(n) + 2 * (size_t)n * tide_region_slot_bytes(n);
 }
 
 static _Atomic uint64_t *ctl(const struct tide_coll_region *r, int i)
@@ -128,7 +135,7 @@ static void create_file(char *path, size_t len, int n)
         unlink(p);
         return;
     }
-    struct region_header h = {.magic = REGION_MAGIC, .n = (uint32_t)n, .slot = TIDE_REGION_SLOT};
+    struct region_header h = {.magic = REGION_MAGIC, .n = (uint32_t)n, .slot = (uint32_t)tide_region_slot_bytes(n)};
     if (pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
         close(fd);
         unlink(p);
@@ -156,7 +163,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
         return NULL;
     const struct region_header *h = (const struct region_header *)base;
     struct tide_coll_region *r = calloc(1, sizeof *r);
-    if (!r || h->magic != REGION_MAGIC || h->n != (uint32_t)n || h->slot != TIDE_REGION_SLOT) {
+    if (!r || h->magic != REGION_MAGIC || h->n != (uint32_t)n || h->slot != tide_region_slot_bytes(n)) {
         free(r);
         munmap(base, len);
         return NULL;
@@ -166,6 +173,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
     r->n = n;
     r->me = c->rank;
     r->data = base + data_offset(n);
+    r->slot = tide_region_slot_bytes(n);
     r->procs = c->group->procs;
     *probe_addr(r, r->me) = (uint64_t)(uintptr_t)&probe_word; /* seen by all after the agreement */
     return r;
@@ -272,7 +280,7 @@ void tide_coll_region_free(struct tide_coll_region *r)
 
 void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i)
 {
-    return r->data + ((size_t)(s & 1) * (size_t)r->n + (size_t)i) * TIDE_REGION_SLOT;
+    return r->data + ((size_t)(s & 1) * (size_t)r->n + (size_t)i) * r->slot;
 }
 
 /* ---- waiting ---- */

@@ -5,7 +5,7 @@
  * lies for the others to read straight from their memory (shm_get.c).
  *
  * Each rank has a counter and, for each of two alternating rounds, a
- * slot of TIDE_REGION_SLOT bytes. A call through the region is round s
+ * slot of tide_region_slot_bytes(n) bytes. A call through the region is round s
  * (the communicator's count of such calls): a rank writes its data into
  * its slot of buffer s % 2, publishes s in its counter, waits until the
  * counters of the ranks it reads from say s, and reads their slots. A
@@ -21,10 +21,13 @@
 
 #include "comm/comm.h"
 
-#define TIDE_REGION_SLOT 8192
 #define TIDE_REGION_MAX_RANKS 64
 
 struct tide_coll_region;
+
+/* The bytes of a slot in the region of a communicator of n ranks (32 KiB
+ * up to 8 ranks, 16 KiB up to 16, 8 KiB beyond). */
+size_t tide_region_slot_bytes(int n);
 
 /* Could a blocking collective on c go through a region (c's ranks all on
  * this node, a size the region serves, argument agreement off, no region

@@ -1,5 +1,5 @@
 /*
- * coll_get.c: blocking bcast, allgather and alltoall on a one-node
+ * coll_get.c: blocking bcast, allgather and alltoall(v,w) on a one-node
  * communicator where each rank reads its data straight from the others'
  * buffers (algorithm "get", forced with the hint tide_coll_tuning on a
  * duplicate of MPI_COMM_WORLD, and chosen by the table on
@@ -8,7 +8,11 @@
  *    0 to 68 KiB per block, roots moving; every rank rewrites its buffers
  *    as soon as a call returns, so a rank that left while another was
  *    still reading its memory shows up as wrong data there;
- *  - MPI_IN_PLACE for allgather and alltoall;
+ *  - alltoallv and alltoallw with uneven blocks, some empty, laid out in
+ *    reverse order with gaps, from a few bytes (carried in the region)
+ *    to more than the region holds (read from memory); alltoallw with
+ *    different types per block, some not one run;
+ *  - MPI_IN_PLACE for allgather, alltoall and alltoallv;
  *  - derived datatypes: a strided vector (not one run: packed for the
  *    readers, or read into a bounce buffer) on either side, and a type
  *    that is one run but starts 8 bytes into the buffer;
@@ -217,7 +221,131 @@ static void big_bcast(MPI_Comm c)
     free(b);
 }
 
-#define GET_HINT "bcast=get,allgather=get,alltoall=get"
+/* alltoallv/w: what rank q sends rank d in round round (ints); symmetric
+ * in q and d so the in-place form can use it; zero for some pairs, and
+ * from a few bytes to more than a slot holds */
+static int vcount(int q, int d, int round)
+{
+    static const int base[] = {1, 40, 700, 5000};
+    int k = (q + d + round) % 5;
+    return k == 4 ? 0 : base[(round + k) % 4] + (q + d) % 3;
+}
+
+/* alltoallv: blocks laid out in reverse rank order with gaps; in place or
+ * not */
+static void vcall(MPI_Comm c, int round, int in_place)
+{
+    int me, n;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &n);
+    int *sc = malloc(sizeof(int) * (size_t)n), *sd = malloc(sizeof(int) * (size_t)n);
+    int *rc = malloc(sizeof(int) * (size_t)n), *rd = malloc(sizeof(int) * (size_t)n);
+    int stot = 0, rtot = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        sc[k] = vcount(me, k, round);
+        sd[k] = stot + 1;
+        stot += sc[k] + 1;
+        rc[k] = vcount(k, me, round);
+        rd[k] = rtot + 2;
+        rtot += rc[k] + 2;
+    }
+    int *s = malloc(sizeof(int) * (size_t)(stot + 1));
+    int *r = malloc(sizeof(int) * (size_t)(rtot + 1));
+    for (int i = 0; i < rtot; i++)
+        r[i] = -1;
+    for (int d = 0; d < n; d++)
+        for (int i = 0; i < sc[d]; i++)
+            s[sd[d] + i] = aval(me, d, i, round);
+    if (in_place) {
+        for (int d = 0; d < n; d++)
+            for (int i = 0; i < rc[d]; i++)
+                r[rd[d] + i] = aval(me, d, i, round);
+        CHECK_OK(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_INT, r, rc, rd, MPI_INT, c));
+    } else {
+        CHECK_OK(MPI_Alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, c));
+    }
+    for (int i = 0; i < stot; i++)
+        s[i] = -2; /* rewritten at once */
+    for (int q = 0; q < n; q++) {
+        for (int i = 0; i < rc[q]; i++)
+            CHECK(r[rd[q] + i] == aval(q, me, i, round), "alltoallv round %d%s: block %d (%d ints) element %d is %d",
+                  round, in_place ? " in place" : "", q, rc[q], i, r[rd[q] + i]);
+        CHECK(r[rd[q] - 1] == -1 && r[rd[q] - 2] == -1, "alltoallv round %d: a gap before block %d was written",
+              round, q);
+    }
+    free(s);
+    free(r);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+}
+
+/* alltoallw: to even ranks pairs of ints, to odd ones ints; from odd
+ * ranks into ints 8 bytes apart (not one run), from even ones plain */
+static void wcall(MPI_Comm c, int round)
+{
+    int me, n;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &n);
+    MPI_Datatype pair, spread;
+    CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_OK(MPI_Type_commit(&pair));
+    CHECK_OK(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spread));
+    CHECK_OK(MPI_Type_commit(&spread));
+    int *sc = malloc(sizeof(int) * (size_t)n), *sd = malloc(sizeof(int) * (size_t)n);
+    int *rc = malloc(sizeof(int) * (size_t)n), *rd = malloc(sizeof(int) * (size_t)n);
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)n), *rt = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    int stot = 0, rtot = 0;
+    for (int k = 0; k < n; k++) {
+        int ks = 2 * vcount(me, k, round), kr = 2 * vcount(k, me, round);
+        st[k] = k % 2 ? MPI_INT : pair;
+        sc[k] = k % 2 ? ks : ks / 2;
+        sd[k] = stot * (int)sizeof(int);
+        stot += ks;
+        rt[k] = k % 2 ? spread : MPI_INT;
+        rc[k] = kr;
+        rd[k] = rtot * (int)sizeof(int);
+        rtot += k % 2 ? 2 * kr : kr;
+    }
+    int *s = malloc(sizeof(int) * (size_t)(stot + 1));
+    int *r = malloc(sizeof(int) * (size_t)(rtot + 1));
+    for (int i = 0; i < rtot; i++)
+        r[i] = -1;
+    for (int d = 0, at = 0; d < n; d++)
+        for (int i = 0; i < 2 * vcount(me, d, round); i++)
+            s[at++] = aval(me, d, i, round);
+    CHECK_OK(MPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, c));
+    for (int q = 0; q < n; q++) {
+        int *b = r + rd[q] / (int)sizeof(int);
+        for (int i = 0; i < rc[q]; i++) {
+            int got = q % 2 ? b[2 * i] : b[i];
+            CHECK(got == aval(q, me, i, round), "alltoallw round %d: block %d element %d is %d", round, q, i, got);
+            CHECK(q % 2 == 0 || b[2 * i + 1] == -1, "alltoallw round %d: a gap in block %d was written", round, q);
+        }
+    }
+    free(s);
+    free(r);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(st);
+    free(rt);
+    MPI_Type_free(&pair);
+    MPI_Type_free(&spread);
+}
+
+static void vrounds(MPI_Comm c, int count)
+{
+    for (int round = 0; round < count; round++) {
+        vcall(c, round, round % 3 == 2);
+        if (round % 2)
+            wcall(c, round);
+    }
+}
+
+#define GET_HINT "bcast=get,allgather=get,alltoall=get,alltoallv=get,alltoallw=get"
 
 int main(int argc, char **argv)
 {
@@ -230,6 +358,7 @@ int main(int argc, char **argv)
     MPI_Comm comms[2] = {forced, MPI_COMM_WORLD};
     for (int ci = 0; ci < 2; ci++) {
         rounds(comms[ci], 180);
+        vrounds(comms[ci], 40);
         derived(comms[ci]);
         big_bcast(comms[ci]);
     }
@@ -237,6 +366,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_split(forced, rank % 2, -rank, &half));
     tu_set_coll_hint(half, GET_HINT);
     rounds(half, 60);
+    vrounds(half, 12);
     CHECK_OK(MPI_Comm_free(&half));
     CHECK_OK(MPI_Comm_free(&forced));
     MPI_Barrier(MPI_COMM_WORLD);
