@@ -194,6 +194,7 @@ static const struct rule defaults[] = {
     {TC_BCAST, TA_BINOMIAL, ANYB, ANYN, 0},
     /* gather / scatter (bytes: one block) */
     {TC_GATHER, TA_LINEAR, FROM(32 KB), 0, 16, 0},
+    {TC_GATHER, TA_LINEAR, UPTO(256), 6, 16, R_OVER},
     {TC_GATHER, TA_BINOMIAL, ANYB, 3, INT_MAX, 0},
     {TC_GATHER, TA_LINEAR, ANYB, ANYN, 0},
     {TC_SCATTER, TA_LINEAR, ANYB, 0, 8, 0},
