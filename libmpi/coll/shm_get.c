@@ -1,7 +1,7 @@
 /*
- * shm_get.c: bcast, allgather and alltoall for long data on a one-node
- * communicator whose ranks can read each other's memory (algorithm
- * "get", shm_get.h).
+ * shm_get.c: bcast, allgather and alltoall for long data, and alltoallv
+ * and alltoallw of any size, on a one-node communicator whose ranks can
+ * read each other's memory (algorithm "get", shm_get.h).
  *
  * A call is two rounds of the shared region (shm_region.h). In the
  * first, every rank that has data for others publishes in its slot where
@@ -15,7 +15,9 @@
  * per step, which is what counts when ranks outnumber cores.
  *
  * The broadcast needs only the root to wait for the second round: a
- * reader leaves as soon as it has its copy.
+ * reader leaves as soon as it has its copy. Alltoallv/w put a rank's
+ * blocks in its slot when they all fit there; a call where everyone's
+ * did reads no one's memory and ends after the first round.
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
