@@ -219,7 +219,8 @@ static int alltoall_alg(struct tide_comm *c, enum form f, size_t bytes, bool shm
     struct tide_coll_sel sel = {.kind = f == F_EVEN ? TC_ALLTOALL : f == F_V ? TC_ALLTOALLV : TC_ALLTOALLW,
                                 .bytes = bytes, .commute = true, .even = f == F_EVEN};
     tide_coll_sel_comm(&sel, c);
-    sel.shm = shm && bytes <= tide_region_slot_bytes(c->size) / (size_t)c->size && tide_shm_coll_fits(c, bytes * (size_t)c->size);
+    sel.shm = shm && bytes <= tide_region_slot_bytes(c->size) / (size_t)c->size &&
+              tide_shm_coll_fits(c, bytes * (size_t)c->size);
     sel.get = shm && f == F_EVEN && tide_coll_region_readable_possible(c);
     return tide_coll_select(&sel);
 }

@@ -40,7 +40,6 @@
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
