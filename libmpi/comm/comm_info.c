@@ -3,8 +3,9 @@
  * MPI_Comm_set_info and MPI_Comm_get_info. A communicator keeps its own
  * copy of the hints it was given (comm->info, see runtime/info.h):
  * MPI_Comm_dup passes them on, MPI_Comm_dup_with_info replaces them,
- * MPI_Comm_set_info sets the keys it names (others stay). Tide acts on no
- * communicator hint yet, so every hint given is kept and returned.
+ * MPI_Comm_set_info sets the keys it names (others stay). Every hint
+ * given is kept and returned; the one Tide acts on is tide_coll_tuning
+ * (overrides of the collectives' algorithm table, coll/select.c).
  */
 #include "runtime/api.h"
 #include "runtime/info.h"
