@@ -3,8 +3,8 @@
  * management creates (MPI-2.2 5.2.2 on the communicators of chapter 10):
  * barrier, bcast (small and rendezvous-sized, root in either group),
  * allreduce, allgather, alltoall, reduce, gather, scatter, a nonblocking
- * allreduce, then MPI_Intercomm_merge and an allreduce on the merged
- * communicator. The "low" group is the parent or the accepting side.
+ * allreduce, then MPI_Intercomm_merge and an allreduce and an alltoallv
+ * on the merged communicator. The "low" group is the parent or the accepting side.
  *
  * Usage: dpm_coll spawn N           spawn N children of this program
  *        dpm_coll ports              the world's two halves accept/connect
@@ -139,6 +139,34 @@ static void battery(MPI_Comm ic)
     for (int r = 0; r < rsize; r++)
         want += id(other, r);
     CHECK(tot == want, "merged allreduce %d, want %d", tot, want);
+    /* an alltoallv on the merged communicator, whose ranks come from two
+     * jobs: blocks from one int to past the eager limits */
+    int *vc = malloc(sizeof(int) * (size_t)ms), *vd = malloc(sizeof(int) * (size_t)ms);
+    int *wc = malloc(sizeof(int) * (size_t)ms), *wd = malloc(sizeof(int) * (size_t)ms);
+    int vs = 0, ws = 0;
+    for (int q = 0; q < ms; q++) {
+        vc[q] = (mr + q) % 3 * 3000 + 1;
+        vd[q] = vs;
+        vs += vc[q];
+        wc[q] = (q + mr) % 3 * 3000 + 1;
+        wd[q] = ws;
+        ws += wc[q];
+    }
+    int *vb = malloc(sizeof(int) * (size_t)vs), *wb = malloc(sizeof(int) * (size_t)ws);
+    for (int q = 0; q < ms; q++)
+        for (int i = 0; i < vc[q]; i++)
+            vb[vd[q] + i] = mr * 100000 + q * 1000 + i % 1000;
+    CHECK_OK(MPI_Alltoallv(vb, vc, vd, MPI_INT, wb, wc, wd, MPI_INT, m));
+    for (int q = 0; q < ms; q++)
+        for (int i = 0; i < wc[q]; i++)
+            CHECK(wb[wd[q] + i] == q * 100000 + mr * 1000 + i % 1000, "merged alltoallv: block from %d, element %d",
+                  q, i);
+    free(vc);
+    free(vd);
+    free(wc);
+    free(wd);
+    free(vb);
+    free(wb);
     CHECK_OK(MPI_Comm_free(&m));
 
     free(all);
