@@ -8,7 +8,8 @@
  *    (every member sees the same, since a job's locality comes from PMIx);
  *  - otherwise the first blocking collective on the communicator
  *    exchanges each rank's view (its node's lowest rank, and whether its
- *    node is oversubscribed); until then (nonblocking collectives before
+ *    node is oversubscribed; processes of other jobs are placed by the
+ *    host on their cards); until then (nonblocking collectives before
  *    it) the flat algorithms are used, which every rank agrees on too.
  * The state hangs off comm->coll and goes away with the communicator.
  */
@@ -18,6 +19,7 @@
 #include "comm/group.h"
 #include "runtime/info.h"
 #include "runtime/proc.h"
+#include "transport/card.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,11 +72,24 @@ static bool single_node_job(struct tide_comm *c)
     return true;
 }
 
+/* Is p on this node? This job's processes are known from PMIx at start;
+ * one of another job (spawned or connected) is placed by the host on its
+ * card, as the shared-memory transport places it, once. */
+static bool on_this_node(struct tide_proc *p)
+{
+    if (!p->locality_known && strcmp(p->nspace, tide.nspace) != 0) {
+        struct tide_card card;
+        p->local = tide_card_of(p, &card) == 0 && strcmp(card.host, tide.hostname) == 0;
+        p->locality_known = true;
+    }
+    return p->local;
+}
+
 /* The lowest rank of c on this process's node (as this process sees it). */
 static int my_key(struct tide_comm *c)
 {
     for (int i = 0; i < c->size; i++)
-        if (c->group->procs[i]->local)
+        if (on_this_node(c->group->procs[i]))
             return i;
     return c->rank;
 }

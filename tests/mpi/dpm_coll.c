@@ -140,7 +140,9 @@ static void battery(MPI_Comm ic)
         want += id(other, r);
     CHECK(tot == want, "merged allreduce %d, want %d", tot, want);
     /* an alltoallv on the merged communicator, whose ranks come from two
-     * jobs: blocks from one int to past the eager limits */
+     * jobs: blocks from one int to more than a slot of the collectives'
+     * shared region holds (on one node, read from the other job's
+     * memory) */
     int *vc = malloc(sizeof(int) * (size_t)ms), *vd = malloc(sizeof(int) * (size_t)ms);
     int *wc = malloc(sizeof(int) * (size_t)ms), *wd = malloc(sizeof(int) * (size_t)ms);
     int vs = 0, ws = 0;

@@ -41,6 +41,10 @@ tcheck dpm.connect-two-jobs dpm_two_jobs
 # collectives on the intercommunicators of spawn, of connect/accept in one
 # job, and of connect/accept between two mpiexec jobs
 tcase dpm.coll.spawn -t 60 -out "dpm_coll: ok .3.2." -- $MPIEXEC -n 3 $TB/dpm_coll spawn 2
+# the merged communicator of parents and children is one node's: its
+# collectives go through the shared region, across the two jobs
+tcase dpm.coll.spawn-region -t 60 -out "dpm_coll: ok .3.2." -err "alltoallv on 5 ranks.*: get" \
+    -noout "cannot all read" -- env TIDE_VERBOSE=3 $MPIEXEC -n 3 $TB/dpm_coll spawn 2
 tcase dpm.coll.spawn-tcp -t 60 -out "dpm_coll: ok .2.3." -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/dpm_coll spawn 3
 tcase dpm.coll.ports -t 60 -out "dpm_coll: ok .2.3." -- $MPIEXEC -n 5 $TB/dpm_coll ports
 dpm_coll_two_jobs() {
