@@ -12,6 +12,7 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
+#include "coll/shm_coll.h"
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
 
@@ -194,6 +195,7 @@ static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt, b
                                 .even = true};
     tide_coll_sel_comm(&sel, c);
     sel.get = blocking && tide_coll_region_readable_possible(c);
+    sel.shm = blocking && tide_shm_coll_fits(c, sel.bytes);
     return tide_coll_select(&sel);
 }
 
@@ -206,6 +208,12 @@ static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct ti
     if (c->size == 1 || count == 0 || dt->size == 0)
         return MPI_SUCCESS;
     int alg = bcast_alg(c, count, dt, true);
+    if (alg == TA_SHM) {
+        int rc = tide_shm_bcast(c, buf, (size_t)count, dt, root);
+        if (rc >= 0)
+            return rc;
+        alg = bcast_alg(c, count, dt, true); /* no region after all */
+    }
     if (alg == TA_GET) {
         int rc = tide_get_bcast(c, buf, (size_t)count, dt, root);
         if (rc >= 0)

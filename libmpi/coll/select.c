@@ -90,7 +90,7 @@ const char *tide_coll_alg_name(int alg)
 static const unsigned kind_algs[TC_NKINDS] = {
     [TC_BARRIER] = A(TA_DISSEMINATION) | A(TA_TREE) | A(TA_LINEAR) | A(TA_DIRECT) | A(TA_HIER) | A(TA_SHM),
     [TC_BCAST] = A(TA_LINEAR) | A(TA_BINOMIAL) | A(TA_PIPELINE) | A(TA_SCATTER_RING) | A(TA_SCATTER_RD) |
-                 A(TA_HIER) | A(TA_GET),
+                 A(TA_HIER) | A(TA_GET) | A(TA_SHM),
     [TC_GATHER] = A(TA_LINEAR) | A(TA_BINOMIAL),
     [TC_GATHERV] = A(TA_LINEAR),
     [TC_SCATTER] = A(TA_LINEAR) | A(TA_BINOMIAL),
@@ -184,6 +184,7 @@ static const struct rule defaults[] = {
     /* bcast */
     {TC_BCAST, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_BCAST, TA_LINEAR, ANYB, 0, 2, 0},
+    {TC_BCAST, TA_SHM, 16 KB + 1, SIZE_MAX, 6, INT_MAX, R_OVER},
     {TC_BCAST, TA_BINOMIAL, FROM(8 KB), 6, INT_MAX, R_OVER | R_UPTO_16K},
     {TC_BCAST, TA_BINOMIAL, FROM(256 KB), 6, INT_MAX, R_OVER},
     {TC_BCAST, TA_BINOMIAL, FROM(512 KB), 3, INT_MAX, R_OVER},

@@ -1,5 +1,5 @@
 /*
- * shm_coll.c: barrier, allreduce, allgather(v), alltoall and
+ * shm_coll.c: barrier, bcast, allreduce, allgather(v), alltoall and
  * reduce_scatter(_block) through the shared region of a one-node
  * communicator (shm_coll.h). One round each: every rank packs what it contributes into its slot, publishes, waits
  * for every other rank's, and reads what it needs straight from their
@@ -46,6 +46,29 @@ int tide_shm_barrier(struct tide_comm *c)
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
     return MPI_SUCCESS;
+}
+
+/* Bcast: the root packs its buffer into its slot and leaves; the others
+ * wait for it alone, unpack, and say so (the root's next round waits for
+ * that). */
+int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root)
+{
+    struct tide_coll_region *r = tide_coll_region_get(c);
+    if (!r)
+        return -1;
+    struct tide_datatype *byte = tide_coll_byte();
+    size_t b = count * dt->size;
+    int rc = MPI_SUCCESS;
+    uint64_t s = tide_region_begin(r);
+    if (c->rank == root) {
+        rc = tide_coll_copy(buf, count, dt, tide_region_slot(r, s, root), b, byte);
+        tide_region_publish(r, s);
+        return rc;
+    }
+    tide_region_wait_one(r, s, root);
+    rc = tide_coll_copy(tide_region_slot(r, s, root), b, byte, buf, count, dt);
+    tide_region_publish(r, s);
+    return rc;
 }
 
 /* The reductions: every rank publishes its vector of total elements and

@@ -1,7 +1,7 @@
 /*
  * shm_coll.h: blocking collectives through the shared region of a
  * one-node communicator (shm_region.h), for short data: barrier,
- * allreduce, allgather(v), alltoall and reduce_scatter(_block)
+ * bcast, allreduce, allgather(v), alltoall and reduce_scatter(_block)
  * (algorithm "shm").
  *
  * Each runs the call and returns MPI_SUCCESS or an error, or returns -1
@@ -27,6 +27,7 @@ bool tide_shm_coll_fits(struct tide_comm *c, size_t slot_bytes);
 bool tide_shm_plain(const struct tide_datatype *dt);
 
 int tide_shm_barrier(struct tide_comm *c);
+int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root);
 int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t count, struct tide_datatype *dt,
                        struct tide_op *op);
 int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,

@@ -958,7 +958,7 @@ static const struct {
     const char *algs;
 } forced[] = {
     {"barrier", "dissemination tree linear direct hier shm"},
-    {"bcast", "linear binomial pipeline scatter_ring scatter_rd hier get"},
+    {"bcast", "linear binomial pipeline scatter_ring scatter_rd hier get shm"},
     {"gather", "linear binomial"},
     {"scatter", "linear binomial"},
     {"gatherv", "linear"},

@@ -1,5 +1,5 @@
 /*
- * coll_shm.c: blocking barrier, allreduce, allgather(v), alltoall and
+ * coll_shm.c: blocking barrier, bcast, allreduce, allgather(v), alltoall and
  * reduce_scatter(_block) through the shared region of a one-node communicator (algorithm "shm", forced
  * with the hint tide_coll_tuning on a duplicate of MPI_COMM_WORLD, and
  * chosen by the table on MPI_COMM_WORLD itself). Checked against values
@@ -126,6 +126,19 @@ static void one_call(MPI_Comm c, int op, int k, int round, int in_place)
             }
         }
         break;
+    case 6: { /* bcast from a moving root; the root rewrites its buffer at once */
+        int root = round % n;
+        for (int i = 0; i < k; i++)
+            s[i] = me == root ? val(root, i, round) : -1;
+        CHECK_OK(MPI_Bcast(s, k, MPI_INT, root, c));
+        if (me == root)
+            for (int i = 0; i < k; i++)
+                s[i] = -2;
+        for (int i = 0; i < k && me != root; i++)
+            CHECK(s[i] == val(root, i, round), "bcast round %d k %d root %d: element %d is %d", round, k, root, i,
+                  s[i]);
+        break;
+    }
     }
     free(s);
     free(r);
@@ -135,9 +148,9 @@ static void one_call(MPI_Comm c, int op, int k, int round, int in_place)
 
 static void rounds(MPI_Comm c, int count)
 {
-    static const int ks[] = {1, 0, 3, 17, 64, 5, 200, 2};
+    static const int ks[] = {1, 0, 3, 17, 64, 5, 200, 2, 6000};
     for (int round = 0; round < count; round++)
-        one_call(c, round % 6, ks[(round / 6) % 8], round, (round / 48) % 2);
+        one_call(c, round % 7, ks[(round / 7) % 9], round, (round / 63) % 2);
 }
 
 /* ---- derived datatypes ---- */
@@ -359,7 +372,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && !strcmp(argv[1], "quick");
     MPI_Comm forced;
     CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &forced));
-    tu_set_coll_hint(forced, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
+    tu_set_coll_hint(forced, "barrier=shm,bcast=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     MPI_Comm comms[2] = {forced, MPI_COMM_WORLD};
     for (int ci = 0; ci < 2; ci++) {
         MPI_Comm c = comms[ci];
@@ -380,7 +393,7 @@ int main(int argc, char **argv)
     /* split: two halves (and a rank alone when the size is odd) */
     MPI_Comm half;
     CHECK_OK(MPI_Comm_split(forced, rank % 2, -rank, &half));
-    tu_set_coll_hint(half, "barrier=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
+    tu_set_coll_hint(half, "barrier=shm,bcast=shm,allreduce=shm,allgather=shm,allgatherv=shm,alltoall=shm,reduce_scatter=shm,reduce_scatter_block=shm");
     rounds(half, 200);
     noncommutative(half);
     CHECK_OK(MPI_Comm_free(&half));
