@@ -77,6 +77,13 @@ struct tide_datatype *tide_coll_byte(void);
  * bytes (buf moved to the first byte). */
 void tide_coll_as_bytes(void **buf, size_t *count, struct tide_datatype **dt);
 
+/* Keep the first error: *rc becomes e unless it holds one already. */
+static inline void keep_error(int *rc, int e)
+{
+    if (e != MPI_SUCCESS && *rc == MPI_SUCCESS)
+        *rc = e;
+}
+
 static inline bool is_pof2(int n)
 {
     return n > 0 && (n & (n - 1)) == 0;

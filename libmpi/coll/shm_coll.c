@@ -1,8 +1,9 @@
 /*
  * shm_coll.c: barrier, bcast, allreduce, allgather(v), alltoall and
  * reduce_scatter(_block) through the shared region of a one-node
- * communicator (shm_coll.h). One round each: every rank packs what it contributes into its slot, publishes, waits
- * for every other rank's, and reads what it needs straight from their
+ * communicator (shm_coll.h). One round each: every rank packs what it
+ * contributes into its slot, publishes, waits for every other rank's
+ * (bcast: the root's alone), and reads what it needs straight from their
  * slots. No message is sent, so a call costs each rank one wait instead
  * of one per peer or per step, which matters most when ranks outnumber
  * cores and every wait is a trip through the scheduler.
@@ -30,21 +31,12 @@ bool tide_shm_plain(const struct tide_datatype *dt)
     return dt->contig && dt->true_lb == 0 && dt->extent == (MPI_Aint)dt->size;
 }
 
-/* Keep the first error. */
-static void note(int *rc, int e)
-{
-    if (e != MPI_SUCCESS && *rc == MPI_SUCCESS)
-        *rc = e;
-}
-
 int tide_shm_barrier(struct tide_comm *c)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    uint64_t s = tide_region_begin(r);
-    tide_region_publish(r, s);
-    tide_region_wait_all(r, s);
+    tide_region_barrier(r);
     return MPI_SUCCESS;
 }
 
@@ -58,15 +50,14 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         return -1;
     struct tide_datatype *byte = tide_coll_byte();
     size_t b = count * dt->size;
-    int rc = MPI_SUCCESS;
     uint64_t s = tide_region_begin(r);
     if (c->rank == root) {
-        rc = tide_coll_copy(buf, count, dt, tide_region_slot(r, s, root), b, byte);
+        int rc = tide_coll_copy(buf, count, dt, tide_region_slot(r, s, root), b, byte);
         tide_region_publish(r, s);
         return rc;
     }
     tide_region_wait_one(r, s, root);
-    rc = tide_coll_copy(tide_region_slot(r, s, root), b, byte, buf, count, dt);
+    int rc = tide_coll_copy(tide_region_slot(r, s, root), b, byte, buf, count, dt);
     tide_region_publish(r, s);
     return rc;
 }
@@ -115,18 +106,18 @@ int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
     uint64_t s = tide_region_begin(r);
     if (b) {
         if (in_place)
-            note(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt, tide_region_slot(r, s, me),
-                                     b, byte));
+            keep_error(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt,
+                                           tide_region_slot(r, s, me), b, byte));
         else
-            note(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), b, byte));
+            keep_error(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), b, byte));
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
     if (b)
         for (int i = 0; i < n; i++)
             if (i != me || !in_place)
-                note(&rc, tide_coll_copy(tide_region_slot(r, s, i), b, byte, elem_at(rbuf, rdt, (size_t)i * rcount),
-                                         rcount, rdt));
+                keep_error(&rc, tide_coll_copy(tide_region_slot(r, s, i), b, byte,
+                                               elem_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt));
     return rc;
 }
 
@@ -144,17 +135,17 @@ int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, st
     uint64_t s = tide_region_begin(r);
     if (mine) {
         if (in_place)
-            note(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)displs[me]), (size_t)rcounts[me], rdt,
-                                     tide_region_slot(r, s, me), mine, byte));
+            keep_error(&rc, tide_coll_copy(elem_at(rbuf, rdt, (size_t)displs[me]), (size_t)rcounts[me], rdt,
+                                           tide_region_slot(r, s, me), mine, byte));
         else
-            note(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), mine, byte));
+            keep_error(&rc, tide_coll_copy(sbuf, scount, sdt, tide_region_slot(r, s, me), mine, byte));
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
     for (int i = 0; i < n; i++)
         if (rcounts[i] && (i != me || !in_place))
-            note(&rc, tide_coll_copy(tide_region_slot(r, s, i), (size_t)rcounts[i] * rdt->size, byte,
-                                     elem_at(rbuf, rdt, (size_t)displs[i]), (size_t)rcounts[i], rdt));
+            keep_error(&rc, tide_coll_copy(tide_region_slot(r, s, i), (size_t)rcounts[i] * rdt->size, byte,
+                                           elem_at(rbuf, rdt, (size_t)displs[i]), (size_t)rcounts[i], rdt));
     return rc;
 }
 
@@ -185,17 +176,19 @@ int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     /* the row of blocks for ranks 0..n-1, packed one after the other */
     if (b) {
         if (sbuf == MPI_IN_PLACE)
-            note(&rc, tide_coll_copy(rbuf, (size_t)n * rcount, rdt, tide_region_slot(r, s, me), (size_t)n * b, byte));
+            keep_error(&rc, tide_coll_copy(rbuf, (size_t)n * rcount, rdt, tide_region_slot(r, s, me), (size_t)n * b,
+                                           byte));
         else
-            note(&rc, tide_coll_copy(sbuf, (size_t)n * scount, sdt, tide_region_slot(r, s, me), (size_t)n * b, byte));
+            keep_error(&rc, tide_coll_copy(sbuf, (size_t)n * scount, sdt, tide_region_slot(r, s, me), (size_t)n * b,
+                                           byte));
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
     if (b)
         for (int i = 0; i < n; i++) {
             const uint8_t *row = tide_region_slot(r, s, i);
-            note(&rc, tide_coll_copy(row + (size_t)me * b, b, byte, elem_at(rbuf, rdt, (size_t)i * rcount), rcount,
-                                     rdt));
+            keep_error(&rc, tide_coll_copy(row + (size_t)me * b, b, byte, elem_at(rbuf, rdt, (size_t)i * rcount),
+                                           rcount, rdt));
         }
     return rc;
 }

@@ -35,13 +35,13 @@ struct exposed {
 };
 
 /* Make count elements of dt at buf readable as one run of bytes: the
- * buffer itself when it is one, otherwise a packed copy (*copy, to be
- * freed after the second round). */
-static struct exposed expose(const void *buf, size_t count, struct tide_datatype *dt, void **copy)
+ * buffer itself when it is one and may stay as it is (!must_copy),
+ * otherwise a packed copy (*copy, to be freed after the second round). */
+static struct exposed expose(const void *buf, size_t count, struct tide_datatype *dt, bool must_copy, void **copy)
 {
     size_t bytes = count * dt->size;
     *copy = NULL;
-    if (dt->contig)
+    if (dt->contig && !must_copy)
         return (struct exposed){.addr = (uint64_t)(uintptr_t)((const uint8_t *)buf + dt->true_lb), .bytes = bytes};
     *copy = malloc(bytes ? bytes : 1);
     if (!*copy)
@@ -80,13 +80,6 @@ static int fetch(struct tide_coll_region *r, const char *fn, int i, const struct
     return MPI_SUCCESS;
 }
 
-/* Keep the first error. */
-static void note(int *rc, int e)
-{
-    if (e != MPI_SUCCESS && *rc == MPI_SUCCESS)
-        *rc = e;
-}
-
 static const struct exposed *exposed_by(struct tide_coll_region *r, uint64_t s, int i)
 {
     return tide_region_slot(r, s, i);
@@ -108,11 +101,10 @@ static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const 
     tide_region_wait_all(r, s);
     for (int k = 1; k < n; k++) {
         int i = (me + n - k) % n;
-        note(&rc, fetch(r, fn, i, exposed_by(r, s, i), off, b, elem_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt));
+        keep_error(&rc,
+                   fetch(r, fn, i, exposed_by(r, s, i), off, b, elem_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt));
     }
-    s = tide_region_begin(r);
-    tide_region_publish(r, s);
-    tide_region_wait_all(r, s);
+    tide_region_barrier(r);
     free(copy);
     return rc;
 }
@@ -126,7 +118,7 @@ int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
     uint64_t s = tide_region_begin(r);
     if (me == root) {
         void *copy;
-        struct exposed e = expose(buf, count, dt, &copy);
+        struct exposed e = expose(buf, count, dt, false, &copy);
         memcpy(tide_region_slot(r, s, me), &e, sizeof e);
         tide_region_publish(r, s);
         tide_region_wait_all(r, s); /* everyone has read it */
@@ -136,9 +128,7 @@ int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         return MPI_SUCCESS;
     }
     tide_region_wait_one(r, s, root);
-    struct exposed e;
-    memcpy(&e, exposed_by(r, s, root), sizeof e);
-    int rc = fetch(r, "MPI_Bcast", root, &e, 0, count * dt->size, buf, count, dt);
+    int rc = fetch(r, "MPI_Bcast", root, exposed_by(r, s, root), 0, count * dt->size, buf, count, dt);
     tide_region_publish(r, s);
     return rc;
 }
@@ -155,10 +145,10 @@ int tide_get_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
      * buffer, which I write only elsewhere */
     void *mine = elem_at(rbuf, rdt, (size_t)me * rcount);
     bool in_place = sbuf == MPI_IN_PLACE;
-    struct exposed e = in_place ? expose(mine, rcount, rdt, &copy) : expose(sbuf, scount, sdt, &copy);
+    struct exposed e = in_place ? expose(mine, rcount, rdt, false, &copy) : expose(sbuf, scount, sdt, false, &copy);
     int rc = read_from_all(c, r, "MPI_Allgather", e, copy, 0, rcount * rdt->size, rbuf, rcount, rdt);
     if (!in_place)
-        note(&rc, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
+        keep_error(&rc, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
     return rc;
 }
 
@@ -171,24 +161,15 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     int n = c->size, me = c->rank;
     size_t b = rcount * rdt->size;
     bool in_place = sbuf == MPI_IN_PLACE;
-    void *copy = NULL;
-    struct exposed e;
-    if (in_place) {
-        /* my receive buffer is about to be overwritten: the others read a
-         * copy of its blocks */
-        size_t all = (size_t)n * b;
-        copy = malloc(all ? all : 1);
-        e = copy ? (struct exposed){.addr = (uint64_t)(uintptr_t)copy, .bytes = all}
-                 : (struct exposed){.err = MPI_ERR_NO_MEM};
-        if (copy)
-            e.err = tide_coll_copy(rbuf, (size_t)n * rcount, rdt, copy, all, tide_coll_byte());
-    } else {
-        e = expose(sbuf, (size_t)n * scount, sdt, &copy);
-    }
+    void *copy;
+    /* in place, my receive buffer is about to be overwritten: the others
+     * read a copy of its blocks */
+    struct exposed e = in_place ? expose(rbuf, (size_t)n * rcount, rdt, true, &copy)
+                                : expose(sbuf, (size_t)n * scount, sdt, false, &copy);
     int rc = read_from_all(c, r, "MPI_Alltoall", e, copy, (size_t)me * b, b, rbuf, rcount, rdt);
     if (!in_place)
-        note(&rc, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
-                                 elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
+        keep_error(&rc, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
+                                       elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
     return rc;
 }
 
@@ -308,26 +289,23 @@ int tide_get_alltoallv(struct tide_comm *c, const struct tide_get_blocks *snd, c
         if (xi->err != MPI_SUCCESS || !xi->inline_data) {
             struct exposed e = {.addr = xi->to[me].addr, .bytes = xi->to[me].bytes, .err = xi->err};
             if (bytes || e.bytes)
-                note(&rc, fetch(r, fn, i, &e, 0, bytes, block_ptr(rcv, i), (size_t)rcv->counts[i], t));
+                keep_error(&rc, fetch(r, fn, i, &e, 0, bytes, block_ptr(rcv, i), (size_t)rcv->counts[i], t));
         } else if (bytes != xi->to[me].bytes) {
-            note(&rc, tide_err(MPI_ERR_TRUNCATE, "%s: rank %d sends %llu bytes where %zu were expected", fn, i,
-                               (unsigned long long)xi->to[me].bytes, bytes));
+            keep_error(&rc, tide_err(MPI_ERR_TRUNCATE, "%s: rank %d sends %llu bytes where %zu were expected", fn, i,
+                                     (unsigned long long)xi->to[me].bytes, bytes));
         } else if (bytes) {
-            note(&rc, tide_coll_copy((const uint8_t *)xi + xi->to[me].addr, bytes, tide_coll_byte(),
-                                     block_ptr(rcv, i), (size_t)rcv->counts[i], t));
+            keep_error(&rc, tide_coll_copy((const uint8_t *)xi + xi->to[me].addr, bytes, tide_coll_byte(),
+                                           block_ptr(rcv, i), (size_t)rcv->counts[i], t));
         }
     }
     any_read |= !x->inline_data;
     /* if anyone's memory was read, no one leaves before all have read it
      * (every rank knows the same from the slots) */
-    if (any_read) {
-        s = tide_region_begin(r);
-        tide_region_publish(r, s);
-        tide_region_wait_all(r, s);
-    }
+    if (any_read)
+        tide_region_barrier(r);
     free(copy);
     if (!in_place)
-        note(&rc, tide_coll_copy(block_ptr(snd, me), (size_t)snd->counts[me], block_type(snd, me),
-                                 block_ptr(rcv, me), (size_t)rcv->counts[me], block_type(rcv, me)));
+        keep_error(&rc, tide_coll_copy(block_ptr(snd, me), (size_t)snd->counts[me], block_type(snd, me),
+                                       block_ptr(rcv, me), (size_t)rcv->counts[me], block_type(rcv, me)));
     return rc;
 }

@@ -231,13 +231,11 @@ int tide_region_read(struct tide_coll_region *r, int i, void *dst, uint64_t remo
  * has a single-copy get, and reading the probe word works)? */
 static bool can_read_all(struct tide_coll_region *r)
 {
-    if (!tide.tuning.shm_cma)
-        return false;
     for (int i = 0; i < r->n; i++) {
         if (i == r->me)
             continue;
         struct tide_proc *p = r->procs[i];
-        struct tide_transport *tx = p->tx ? p->tx : tide_transport_for(p);
+        struct tide_transport *tx = tide_transport_for(p);
         uint64_t v = 0;
         if (!tx || !tx->can_get || p->no_get || tide_region_read(r, i, &v, *probe_addr(r, i), sizeof v) != 0 ||
             v != PROBE_VALUE)
@@ -284,16 +282,17 @@ void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i)
 
 /* ---- waiting ---- */
 
+/* Ranks [next, end) are awaited at round s. */
 struct waiter {
     struct tide_coll_region *r;
     uint64_t s;
-    int next; /* ranks below it are known to be at s */
+    int next, end; /* ranks below next are known to be at s */
 };
 
 static bool reached(void *arg)
 {
     struct waiter *w = arg;
-    while (w->next < w->r->n) {
+    while (w->next < w->end) {
         if (atomic_load_explicit(ctl(w->r, w->next), memory_order_acquire) < w->s)
             return false;
         w->next++;
@@ -301,19 +300,30 @@ static bool reached(void *arg)
     return true;
 }
 
+/* Wait for ranks [from, to) at round s; then what they sent before they
+ * published is in the rings: deliver it (a few passes: a rank that has
+ * left the call may be sending more already, which can wait). */
+static void wait_ranks(struct tide_coll_region *r, uint64_t s, int from, int to)
+{
+    struct waiter w = {.r = r, .s = s, .next = from, .end = to};
+    if (!reached(&w))
+        tide_progress_until(reached, &w);
+    for (int k = 0; k < 4 && tide_progress() > 0; k++)
+        ;
+}
+
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s)
 {
     if (r->all_at >= s)
         return;
-    struct waiter w = {.r = r, .s = s, .next = 0};
-    if (!reached(&w))
-        tide_progress_until(reached, &w);
+    wait_ranks(r, s, 0, r->n);
     r->all_at = s;
-    /* what the others sent before they published is in the rings now:
-     * deliver it (a few passes: a rank that has left the call may be
-     * sending more already, which can wait) */
-    for (int k = 0; k < 4 && tide_progress() > 0; k++)
-        ;
+}
+
+void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i)
+{
+    if (r->all_at < s)
+        wait_ranks(r, s, i, i + 1);
 }
 
 /* Has every message to the other ranks left? */
@@ -324,28 +334,6 @@ static bool output_gone(void *arg)
         if (tide_protocol_output_queued(r->procs[i]))
             return false;
     return true;
-}
-
-struct one_waiter {
-    _Atomic uint64_t *counter;
-    uint64_t s;
-};
-
-static bool one_reached(void *arg)
-{
-    struct one_waiter *w = arg;
-    return atomic_load_explicit(w->counter, memory_order_acquire) >= w->s;
-}
-
-void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i)
-{
-    if (r->all_at >= s)
-        return;
-    struct one_waiter w = {.counter = ctl(r, i), .s = s};
-    if (!one_reached(&w))
-        tide_progress_until(one_reached, &w);
-    for (int k = 0; k < 4 && tide_progress() > 0; k++)
-        ;
 }
 
 uint64_t tide_region_begin(struct tide_coll_region *r)
@@ -366,4 +354,11 @@ void tide_region_publish(struct tide_coll_region *r, uint64_t s)
     for (int i = 0; i < r->n; i++)
         if (i != r->me)
             tide_transport_wake(r->procs[i]);
+}
+
+void tide_region_barrier(struct tide_coll_region *r)
+{
+    uint64_t s = tide_region_begin(r);
+    tide_region_publish(r, s);
+    tide_region_wait_all(r, s);
 }

@@ -61,5 +61,8 @@ void tide_region_publish(struct tide_coll_region *r, uint64_t s);
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
 /* Wait until rank i has published round s. */
 void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i);
+/* A round that carries nothing: every rank has begun it (so has finished
+ * the rounds before). */
+void tide_region_barrier(struct tide_coll_region *r);
 
 #endif
