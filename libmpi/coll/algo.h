@@ -178,7 +178,19 @@ bool tide_coll_alg_valid(int kind, int alg);
 
 /* ---- node layout (hier.c) ---- */
 
+/* A blocking call's last choice on a communicator, reused by the next
+ * call of the same size while nothing that weighs in the choice has
+ * changed (tide_coll_memo_find). */
+struct tide_coll_memo {
+    size_t bytes;
+    unsigned version;   /* the communicator's state version it was made under */
+    unsigned rules_gen; /* and the process-wide rules' */
+    int alg;            /* 0: nothing kept */
+};
+
 struct tide_coll_state {
+    unsigned version;  /* bumped whenever a change here could change a choice */
+    struct tide_coll_memo bcast_memo;
     int layout;        /* 0: unknown yet, 1: flat, 2: two-level */
     bool oversub;      /* agreed: ranks outnumber cores somewhere */
     int nnodes;
@@ -193,6 +205,12 @@ struct tide_coll_state {
     int region_state;  /* shared region: 0 not tried yet, 1 ready, -1 not to be had */
     struct tide_coll_region *region;
 };
+
+/* The choice kept in m for a call of bytes on c, or 0 (then choose with
+ * tide_coll_select and keep the choice with tide_coll_memo_keep). A
+ * communicator with hints never keeps one: its hints are read afresh. */
+int tide_coll_memo_find(const struct tide_comm *c, const struct tide_coll_memo *m, size_t bytes);
+void tide_coll_memo_keep(const struct tide_comm *c, struct tide_coll_memo *m, size_t bytes, int alg);
 
 /* The communicator's collective state, learning the node layout if it
  * is not known yet and may_block allows the exchange it needs (blocking

@@ -188,15 +188,23 @@ void tide_bcast_build(struct tide_sched *s, const struct tide_cv *v, void *buf, 
     }
 }
 
-/* blocking: the call may read straight from the root's memory */
+/* blocking: the call may read straight from the root's memory (and its
+ * choice is kept for the next call of the size) */
 static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt, bool blocking)
 {
-    struct tide_coll_sel sel = {.kind = TC_BCAST, .bytes = (size_t)count * dt->size, .commute = true,
-                                .even = true};
+    size_t bytes = (size_t)count * dt->size;
+    struct tide_coll_memo *m = c->coll ? &c->coll->bcast_memo : NULL;
+    int alg = blocking && m ? tide_coll_memo_find(c, m, bytes) : 0;
+    if (alg)
+        return alg;
+    struct tide_coll_sel sel = {.kind = TC_BCAST, .bytes = bytes, .commute = true, .even = true};
     tide_coll_sel_comm(&sel, c);
     sel.get = blocking && tide_coll_region_readable_possible(c);
-    sel.shm = blocking && tide_shm_coll_fits(c, sel.bytes);
-    return tide_coll_select(&sel);
+    sel.shm = blocking && tide_coll_region_possible(c); /* any size: long data goes in pieces */
+    alg = tide_coll_select(&sel);
+    if (blocking && m)
+        tide_coll_memo_keep(c, m, bytes, alg);
+    return alg;
 }
 
 /* A blocking broadcast without a schedule, if its algorithm allows:

@@ -185,6 +185,7 @@ static const struct rule defaults[] = {
     {TC_BCAST, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_BCAST, TA_LINEAR, ANYB, 0, 2, 0},
     {TC_BCAST, TA_SHM, 16 KB + 1, SIZE_MAX, 6, INT_MAX, R_OVER},
+    {TC_BCAST, TA_SHM, FROM(256 KB), 3, INT_MAX, R_OVER},
     {TC_BCAST, TA_BINOMIAL, FROM(8 KB), 6, INT_MAX, R_OVER | R_UPTO_16K},
     {TC_BCAST, TA_BINOMIAL, FROM(256 KB), 6, INT_MAX, R_OVER},
     {TC_BCAST, TA_BINOMIAL, FROM(512 KB), 3, INT_MAX, R_OVER},
@@ -517,6 +518,28 @@ static int choose(const struct tide_coll_sel *sel)
             return defaults[i].alg;
     /* every operation's last rule is unconditional; keep the compiler sure */
     return TA_LINEAR;
+}
+
+/* ---- the per-communicator memo ---- */
+
+static bool memo_allowed(const struct tide_comm *c)
+{
+    return c->info == MPI_INFO_NULL && c->coll && c->coll->layout != 0 && loaded;
+}
+
+int tide_coll_memo_find(const struct tide_comm *c, const struct tide_coll_memo *m, size_t bytes)
+{
+    if (m->alg == 0 || m->bytes != bytes || !memo_allowed(c) || m->version != c->coll->version ||
+        m->rules_gen != global.gen)
+        return 0;
+    return m->alg;
+}
+
+void tide_coll_memo_keep(const struct tide_comm *c, struct tide_coll_memo *m, size_t bytes, int alg)
+{
+    if (!memo_allowed(c))
+        return;
+    *m = (struct tide_coll_memo){.bytes = bytes, .version = c->coll->version, .rules_gen = global.gen, .alg = alg};
 }
 
 int tide_coll_select(const struct tide_coll_sel *sel)

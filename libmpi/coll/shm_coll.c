@@ -6,7 +6,9 @@
  * (bcast: the root's alone), and reads what it needs straight from their
  * slots. No message is sent, so a call costs each rank one wait instead
  * of one per peer or per step, which matters most when ranks outnumber
- * cores and every wait is a trip through the scheduler.
+ * cores and every wait is a trip through the scheduler. Bcast alone
+ * takes data of any length: the root fills all the slots of a round, and
+ * longer data goes in pieces, a round each.
  *
  * Allreduce combines the slots in rank order (v0 op (v1 op (... op
  * v[n-1]))) on every rank, so non-commutative operations are served and
@@ -40,26 +42,41 @@ int tide_shm_barrier(struct tide_comm *c)
     return MPI_SUCCESS;
 }
 
-/* Bcast: the root packs its buffer into its slot and leaves; the others
- * wait for it alone, unpack, and say so (the root's next round waits for
- * that). */
+/* Bcast: the root packs its buffer into the round's slots (all of them:
+ * no other rank writes in a bcast) and leaves; the others wait for it
+ * alone, unpack, and say so (the root's next round but one waits for
+ * that). Data longer than a round goes in pieces, one round each: the
+ * readers copy one piece out while the root copies the next in. */
 int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    struct tide_datatype *byte = tide_coll_byte();
-    size_t b = count * dt->size;
-    uint64_t s = tide_region_begin(r);
-    if (c->rank == root) {
-        int rc = tide_coll_copy(buf, count, dt, tide_region_slot(r, s, root), b, byte);
+    size_t total = count * dt->size, room = tide_region_round_bytes(c->size);
+    bool contig = dt->contig;
+    char *data = (char *)buf + dt->true_lb;
+    struct tide_convertor cv;
+    if (!contig)
+        tide_conv_init(&cv, dt, count, buf);
+    for (size_t off = 0; off < total; off += room) {
+        size_t len = total - off < room ? total - off : room;
+        uint64_t s = tide_region_begin(r);
+        void *in_region = tide_region_slot(r, s, 0);
+        if (c->rank == root) {
+            if (contig)
+                memcpy(in_region, data + off, len);
+            else
+                tide_conv_pack(&cv, in_region, len);
+        } else {
+            tide_region_wait_one(r, s, root);
+            if (contig)
+                memcpy(data + off, in_region, len);
+            else
+                tide_conv_unpack(&cv, in_region, len);
+        }
         tide_region_publish(r, s);
-        return rc;
     }
-    tide_region_wait_one(r, s, root);
-    int rc = tide_coll_copy(tide_region_slot(r, s, root), b, byte, buf, count, dt);
-    tide_region_publish(r, s);
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* The reductions: every rank publishes its vector of total elements and

@@ -1,8 +1,8 @@
 /*
  * shm_coll.h: blocking collectives through the shared region of a
  * one-node communicator (shm_region.h), for short data: barrier,
- * bcast, allreduce, allgather(v), alltoall and reduce_scatter(_block)
- * (algorithm "shm").
+ * allreduce, allgather(v), alltoall and reduce_scatter(_block), and
+ * bcast of any length (algorithm "shm").
  *
  * Each runs the call and returns MPI_SUCCESS or an error, or returns -1
  * without doing anything when the region cannot be had (then on every

@@ -205,6 +205,7 @@ static void setup(struct tide_comm *c, struct tide_coll_state *st)
     if (rc != MPI_SUCCESS || !ok) {
         tide_coll_region_free(r);
         st->region_state = -1;
+        st->version++;
         return;
     }
     st->region = r;
@@ -254,6 +255,8 @@ struct tide_coll_region *tide_coll_region_get_readable(struct tide_comm *c)
         if (tide_exchange_allreduce_and(c, &ok, 1) != MPI_SUCCESS)
             ok = 0;
         r->get_state = ok ? 1 : -1;
+        if (!ok)
+            c->coll->version++;
         if (!ok && tide.tuning.verbose >= 2 && c->rank == 0)
             fprintf(stderr, "tide: the ranks of a communicator cannot all read each other's memory: its "
                             "collectives move data by messages\n");
@@ -278,6 +281,11 @@ void tide_coll_region_free(struct tide_coll_region *r)
 void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i)
 {
     return r->data + ((size_t)(s & 1) * (size_t)r->n + (size_t)i) * r->slot;
+}
+
+size_t tide_region_round_bytes(int n)
+{
+    return (size_t)n * tide_region_slot_bytes(n);
 }
 
 /* ---- waiting ---- */

@@ -55,6 +55,9 @@ int tide_region_read(struct tide_coll_region *r, int i, void *dst, uint64_t remo
 uint64_t tide_region_begin(struct tide_coll_region *r);
 /* Rank i's slot in round s. */
 void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i);
+/* The slots of round s are one run of n slots, rank 0's first: a round
+ * in which one rank alone writes (bcast) may fill all of them. */
+size_t tide_region_round_bytes(int n);
 /* This rank's slot is written: tell the others (and wake them). */
 void tide_region_publish(struct tide_coll_region *r, uint64_t s);
 /* Wait until every rank has published round s. */

@@ -17,6 +17,9 @@
  *    buffered sends by rendezvous, received by the last rank before a
  *    barrier, have given their buffer space back when the sender leaves
  *    the barrier (the next round of them fits exactly);
+ *  - bcasts longer than a round of the region (they go in pieces), of
+ *    plain ints and of every other int (a vector), the root rewriting
+ *    its buffer as soon as it returns;
  *  - communicators made and freed in a loop, and split ones;
  *  - a rank that arrives late enough for the others to fall asleep: they
  *    must be woken when it arrives, not when their sleep times out (the
@@ -151,6 +154,45 @@ static void rounds(MPI_Comm c, int count)
     static const int ks[] = {1, 0, 3, 17, 64, 5, 200, 2, 6000};
     for (int round = 0; round < count; round++)
         one_call(c, round % 7, ks[(round / 7) % 9], round, (round / 63) % 2);
+}
+
+/* ---- bcasts of many pieces ---- */
+
+static void long_bcasts(MPI_Comm c)
+{
+    int me, n;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &n);
+    static const int ks[] = {2047, 16385, 65537, 262147};
+    MPI_Datatype every_other;
+    MPI_Type_vector(1, 1, 2, MPI_INT, &every_other);
+    MPI_Datatype stride2;
+    MPI_Type_create_resized(every_other, 0, (MPI_Aint)(2 * sizeof(int)), &stride2);
+    MPI_Type_commit(&stride2);
+    MPI_Type_free(&every_other);
+    int *b = malloc(sizeof(int) * 2 * 262147);
+    for (int t = 0; t < 8; t++) {
+        int k = ks[t % 4], vec = t >= 4, root = (t * 5) % n;
+        int step = vec ? 2 : 1;
+        for (int i = 0; i < k * step; i++)
+            b[i] = me == root && i % step == 0 ? val(root, i, t) : -1;
+        CHECK_OK(MPI_Bcast(b, k, vec ? stride2 : MPI_INT, root, c));
+        if (me == root) {
+            for (int i = 0; i < k * step; i++)
+                b[i] = -2;
+            continue;
+        }
+        for (int i = 0; i < k * step; i++) {
+            int want = i % step == 0 ? val(root, i, t) : -1;
+            if (b[i] != want) {
+                CHECK(0, "bcast of %d %s from %d: element %d is %d, not %d", k, vec ? "strided ints" : "ints",
+                      root, i, b[i], want);
+                break;
+            }
+        }
+    }
+    free(b);
+    MPI_Type_free(&stride2);
 }
 
 /* ---- derived datatypes ---- */
@@ -377,6 +419,7 @@ int main(int argc, char **argv)
     for (int ci = 0; ci < 2; ci++) {
         MPI_Comm c = comms[ci];
         rounds(c, quick ? 400 : 4000);
+        long_bcasts(c);
         derived(c);
         noncommutative(c);
         in_flight(c);
