@@ -184,7 +184,8 @@ static const struct rule defaults[] = {
     /* bcast */
     {TC_BCAST, TA_HIER, ANYB, ANYN, R_HIER},
     {TC_BCAST, TA_LINEAR, ANYB, 0, 2, 0},
-    {TC_BCAST, TA_SHM, 16 KB + 1, SIZE_MAX, 6, INT_MAX, R_OVER},
+    {TC_BCAST, TA_SHM, 16 KB + 1, SIZE_MAX, 5, INT_MAX, R_OVER},
+    {TC_BCAST, TA_SHM, FROM(128 KB), 4, INT_MAX, R_OVER},
     {TC_BCAST, TA_SHM, FROM(256 KB), 3, INT_MAX, R_OVER},
     {TC_BCAST, TA_BINOMIAL, FROM(8 KB), 6, INT_MAX, R_OVER | R_UPTO_16K},
     {TC_BCAST, TA_BINOMIAL, FROM(256 KB), 6, INT_MAX, R_OVER},

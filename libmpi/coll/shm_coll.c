@@ -44,9 +44,10 @@ int tide_shm_barrier(struct tide_comm *c)
 
 /* Bcast: the root packs its buffer into the round's slots (all of them:
  * no other rank writes in a bcast) and leaves; the others wait for it
- * alone, unpack, and say so (the root's next round but one waits for
- * that). Data longer than a round goes in pieces, one round each: the
- * readers copy one piece out while the root copies the next in. */
+ * alone, say they have seen it (so the root may go on to the next round,
+ * in the other buffer) and unpack. Data longer than a round goes in
+ * pieces, one round each: the readers copy one piece out while the root
+ * copies the next in. */
 int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
@@ -67,14 +68,18 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
                 memcpy(in_region, data + off, len);
             else
                 tide_conv_pack(&cv, in_region, len);
+            tide_region_publish(r, s);
         } else {
+            /* publishing s says this rank is done with round s - 1, which
+             * is true as soon as it has seen s: the root may fill the other
+             * buffer (round s + 1) while this rank copies round s out */
             tide_region_wait_one(r, s, root);
+            tide_region_publish(r, s);
             if (contig)
                 memcpy(data + off, in_region, len);
             else
                 tide_conv_unpack(&cv, in_region, len);
         }
-        tide_region_publish(r, s);
     }
     return MPI_SUCCESS;
 }
