@@ -12,7 +12,8 @@
  *                        receive blocks, the same buffer as sendbuf and
  *                        recvbuf (the root-only case followed by the call
  *                        made again, which meets the others' call),
- *                        truncation at a receiver.
+ *                        truncation at a receiver (also in a long bcast
+ *                        through the shared region).
  *   coll_errors check    run with coll_check=1: mismatched roots, counts and
  *                        operations, blocks of different sizes (even forms),
  *                        and one rank's bad argument, are errors
@@ -202,6 +203,36 @@ static void local_errors(void)
             CHECK_ERR(rc, MPI_ERR_TRUNCATE);
         else if (rc != MPI_SUCCESS)
             CHECK_ERR(rc, MPI_ERR_TRUNCATE);
+    }
+    in_step();
+    /* the same through the shared region, long enough to go in pieces:
+     * every other rank gets MPI_ERR_TRUNCATE and the region stays in step
+     * (the next bcast on it is right) */
+    if (size > 1) {
+        enum { LONG = 300000 };
+        MPI_Comm region;
+        CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &region));
+        tu_set_coll_hint(region, "bcast=shm");
+        int *lb = malloc(sizeof(int) * LONG);
+        for (int i = 0; i < LONG; i++)
+            lb[i] = rank == 0 ? i : -1;
+        int rc = MPI_Bcast(lb, rank == 0 ? LONG : LONG / 3, MPI_INT, 0, region);
+        if (rank == 0)
+            CHECK_OK(rc);
+        else {
+            CHECK_ERR(rc, MPI_ERR_TRUNCATE);
+            names(rc, "MPI_Bcast");
+        }
+        for (int i = 0; i < LONG / 3; i++)
+            CHECK(lb[i] == i, "truncated bcast: element %d is %d", i, lb[i]);
+        for (int i = 0; i < LONG; i++)
+            lb[i] = rank == 0 ? 7 * i : -1;
+        CHECK_OK(MPI_Bcast(lb, LONG, MPI_INT, 0, region));
+        for (int i = 0; i < LONG; i++)
+            if (lb[i] != 7 * i)
+                CHECK(0, "bcast after a truncated one: element %d is %d", i, lb[i]);
+        free(lb);
+        CHECK_OK(MPI_Comm_free(&region));
     }
     in_step();
     free(cnt);
