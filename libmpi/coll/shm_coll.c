@@ -47,18 +47,16 @@ int tide_shm_barrier(struct tide_comm *c)
  * alone, say they have seen it (so the root may go on to the next round,
  * in the other buffer) and unpack. Data longer than a round goes in
  * pieces, one round each: the readers copy one piece out while the root
- * copies the next in. Each round begins with the root's length, and the
+ * copies the next in. The root's length goes with its counter, and the
  * readers take as many rounds as it needs whatever their own count says:
  * a rank whose buffer is too short gets MPI_ERR_TRUNCATE, not a round out
  * of step with the others. */
-#define BCAST_HEADER 64 /* the root's length, and the data cache-aligned after it */
-
 int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_datatype *dt, int root)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
         return -1;
-    size_t mine = count * dt->size, room = tide_region_round_bytes(c->size) - BCAST_HEADER;
+    size_t mine = count * dt->size, room = tide_region_round_bytes(c->size);
     size_t total = c->rank == root ? mine : SIZE_MAX; /* a reader learns it in the first round */
     bool contig = dt->contig;
     char *data = (char *)buf + dt->true_lb;
@@ -67,11 +65,10 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         tide_conv_init(&cv, dt, count, buf);
     for (size_t off = 0; off == 0 || off < total; off += room) {
         uint64_t s = tide_region_begin(r);
-        uint64_t *header = tide_region_slot(r, s, 0);
-        char *in_region = (char *)header + BCAST_HEADER;
+        char *in_region = tide_region_slot(r, s, 0);
         if (c->rank == root) {
             size_t len = total - off < room ? total - off : room;
-            *header = total;
+            tide_region_set_word(r, total);
             if (contig)
                 memcpy(in_region, data + off, len);
             else
@@ -83,7 +80,7 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
          * true as soon as it has seen s: the root may fill the other
          * buffer (round s + 1) while this rank copies round s out */
         tide_region_wait_one(r, s, root);
-        total = (size_t)*header;
+        total = (size_t)tide_region_word(r, root);
         tide_region_publish(r, s);
         size_t len = total - off < room ? total - off : room;
         if (off + len > mine)

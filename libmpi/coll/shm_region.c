@@ -106,6 +106,23 @@ static uint64_t *probe_addr(const struct tide_coll_region *r, int i)
     return (uint64_t *)(r->base + CTL_STRIDE + (size_t)i * CTL_STRIDE + 8);
 }
 
+/* Next to that: the word rank i sends with its rounds
+ * (tide_region_set_word). */
+static volatile uint64_t *word_addr(const struct tide_coll_region *r, int i)
+{
+    return (volatile uint64_t *)(r->base + CTL_STRIDE + (size_t)i * CTL_STRIDE + 16);
+}
+
+void tide_region_set_word(struct tide_coll_region *r, uint64_t v)
+{
+    *word_addr(r, r->me) = v;
+}
+
+uint64_t tide_region_word(struct tide_coll_region *r, int i)
+{
+    return *word_addr(r, i);
+}
+
 bool tide_coll_region_possible(struct tide_comm *c)
 {
     struct tide_coll_state *st = c->coll;

@@ -60,6 +60,12 @@ void *tide_region_slot(struct tide_coll_region *r, uint64_t s, int i);
 size_t tide_region_round_bytes(int n);
 /* This rank's slot is written: tell the others (and wake them). */
 void tide_region_publish(struct tide_coll_region *r, uint64_t s);
+/* A word that goes with this rank's counter: set before publishing a
+ * round, it is read by the others once they have seen the round and
+ * before they publish their next (the counters' release and acquire
+ * order it; bcast: the root's length). */
+void tide_region_set_word(struct tide_coll_region *r, uint64_t v);
+uint64_t tide_region_word(struct tide_coll_region *r, int i);
 /* Wait until every rank has published round s. */
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
 /* Wait until rank i has published round s. */
