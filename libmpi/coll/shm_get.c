@@ -85,12 +85,24 @@ static const struct exposed *exposed_by(struct tide_coll_region *r, uint64_t s, 
     return tide_region_slot(r, s, i);
 }
 
-/* Allgather and alltoall: publish e (and its packed copy, if any), read
- * bytes [off, off + b) of what every other rank i exposed into block i of
- * rbuf (rcount elements of rdt each), and wait until every rank has done
- * the same before copy goes and the caller returns. */
+/* Allgather and alltoall: publish e (and its packed copy, if any), make
+ * this rank's own block (own, if not NULL: a copy that needs no one
+ * else, done while the others publish), read bytes [off, off + b) of what
+ * every other rank i exposed into block i of rbuf (rcount elements of rdt
+ * each), and wait until every rank has done the same before copy goes
+ * and the caller returns. */
+struct own_block {
+    const void *src;
+    size_t scount;
+    struct tide_datatype *sdt;
+    void *dst;
+    size_t rcount;
+    struct tide_datatype *rdt;
+};
+
 static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const char *fn, struct exposed e, void *copy,
-                         size_t off, size_t b, void *rbuf, size_t rcount, struct tide_datatype *rdt)
+                         const struct own_block *own, size_t off, size_t b, void *rbuf, size_t rcount,
+                         struct tide_datatype *rdt)
 {
     int n = c->size, me = c->rank, rc = MPI_SUCCESS;
     if (e.err != MPI_SUCCESS)
@@ -98,6 +110,8 @@ static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const 
     uint64_t s = tide_region_begin(r);
     memcpy(tide_region_slot(r, s, me), &e, sizeof e);
     tide_region_publish(r, s);
+    if (own)
+        keep_error(&rc, tide_coll_copy(own->src, own->scount, own->sdt, own->dst, own->rcount, own->rdt));
     tide_region_wait_all(r, s);
     for (int k = 1; k < n; k++) {
         int i = (me + n - k) % n;
@@ -146,10 +160,9 @@ int tide_get_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
     void *mine = elem_at(rbuf, rdt, (size_t)me * rcount);
     bool in_place = sbuf == MPI_IN_PLACE;
     struct exposed e = in_place ? expose(mine, rcount, rdt, false, &copy) : expose(sbuf, scount, sdt, false, &copy);
-    int rc = read_from_all(c, r, "MPI_Allgather", e, copy, 0, rcount * rdt->size, rbuf, rcount, rdt);
-    if (!in_place)
-        keep_error(&rc, tide_coll_copy(sbuf, scount, sdt, mine, rcount, rdt));
-    return rc;
+    struct own_block own = {sbuf, scount, sdt, mine, rcount, rdt};
+    return read_from_all(c, r, "MPI_Allgather", e, copy, in_place ? NULL : &own, 0, rcount * rdt->size, rbuf, rcount,
+                         rdt);
 }
 
 int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
@@ -166,11 +179,9 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
      * read a copy of its blocks */
     struct exposed e = in_place ? expose(rbuf, (size_t)n * rcount, rdt, true, &copy)
                                 : expose(sbuf, (size_t)n * scount, sdt, false, &copy);
-    int rc = read_from_all(c, r, "MPI_Alltoall", e, copy, (size_t)me * b, b, rbuf, rcount, rdt);
-    if (!in_place)
-        keep_error(&rc, tide_coll_copy(elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
-                                       elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt));
-    return rc;
+    struct own_block own = {elem_at(sbuf, sdt, (size_t)me * scount), scount, sdt,
+                            elem_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt};
+    return read_from_all(c, r, "MPI_Alltoall", e, copy, in_place ? NULL : &own, (size_t)me * b, b, rbuf, rcount, rdt);
 }
 
 /* ---- alltoallv, alltoallw ---- */
