@@ -82,7 +82,7 @@ static size_t data_offset(int n)
 size_t tide_region_slot_bytes(int n)
 {
     /* at most 512 KiB of slots up to 32 ranks, never under 8 KiB a slot */
-    return n <= 4 ? 65536 : n <= 8 ? 32768 : n <= 16 ? 16384 : 8192;
+    return n <= 2 ? 32768 : n <= 4 ? 65536 : n <= 8 ? 32768 : n <= 16 ? 16384 : 8192;
 }
 
 static size_t region_len(int n)

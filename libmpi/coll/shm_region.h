@@ -25,8 +25,9 @@
 
 struct tide_coll_region;
 
-/* The bytes of a slot in the region of a communicator of n ranks (64 KiB
- * up to 4 ranks, 32 KiB up to 8, 16 KiB up to 16, 8 KiB beyond). */
+/* The bytes of a slot in the region of a communicator of n ranks (32 KiB
+ * at 2 ranks, whose calls through the region are short, 64 KiB at 3 and
+ * 4, 32 KiB up to 8, 16 KiB up to 16, 8 KiB beyond). */
 size_t tide_region_slot_bytes(int n);
 
 /* Could a blocking collective on c go through a region (c's ranks all on
