@@ -2,7 +2,9 @@
  * test_coll.c: unit tests of libmpi/coll that need no other process:
  * the coll_tuning syntax and the selection table (every operation gets an
  * algorithm it has, for every size and rank count, and one that can take
- * a non-commutative op when the op is not commutative), the local typed
+ * a non-commutative op when the op is not commutative), the choice a
+ * communicator remembers (and forgets when the rules or what is known of
+ * the communicator change), the local typed
  * copy between layouts (and its truncation error), the argument checks on
  * count and displacement arrays (negative counts, overlapping blocks,
  * spans beyond any buffer), and the schedule engine on MPI_COMM_SELF
@@ -115,6 +117,42 @@ static void test_tuning_syntax(void **state)
     o.over = NULL;
     assert_int_equal(tide_coll_select(&o), TA_RING);
     tide_coll_rules_free(r);
+    tide_coll_tuning_set("", err, sizeof err);
+}
+
+/* A communicator's remembered choice lasts while the size, the rules
+ * and what is known of the communicator stay the same. */
+static void test_memo(void **state)
+{
+    (void)state;
+    char err[256];
+    tide_coll_tuning_set("", err, sizeof err);
+    struct tide_coll_state st = {.layout = 1};
+    struct tide_comm c = {.size = 4, .info = MPI_INFO_NULL, .coll = &st};
+    struct tide_coll_memo *m = &st.bcast_memo;
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), 0);
+    tide_coll_memo_keep(&c, m, 100, TA_LINEAR);
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), TA_LINEAR);
+    assert_int_equal(tide_coll_memo_find(&c, m, 200), 0);
+    /* something known of the communicator changed (a region refused) */
+    st.version++;
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), 0);
+    tide_coll_memo_keep(&c, m, 100, TA_BINOMIAL);
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), TA_BINOMIAL);
+    /* the process's rules changed */
+    assert_int_equal(tide_coll_tuning_set("bcast=linear", err, sizeof err), 0);
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), 0);
+    tide_coll_memo_keep(&c, m, 100, TA_LINEAR);
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), TA_LINEAR);
+    /* hints are read afresh on every call */
+    c.info = MPI_INFO_NULL + 1;
+    assert_int_equal(tide_coll_memo_find(&c, m, 100), 0);
+    c.info = MPI_INFO_NULL;
+    /* nothing is kept before the layout is known */
+    struct tide_coll_state fresh = {.layout = 0};
+    c.coll = &fresh;
+    tide_coll_memo_keep(&c, &fresh.bcast_memo, 100, TA_LINEAR);
+    assert_int_equal(tide_coll_memo_find(&c, &fresh.bcast_memo, 100), 0);
     tide_coll_tuning_set("", err, sizeof err);
 }
 
@@ -298,6 +336,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tuning_syntax),
+        cmocka_unit_test(test_memo),
         cmocka_unit_test(test_table_covers_everything),
         cmocka_unit_test(test_local_copy),
         cmocka_unit_test(test_count_checks),
