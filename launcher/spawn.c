@@ -173,7 +173,8 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
     free(softs);
     free(pns);
     if (status != 0) {
-        TIDE_DEBUG(1, "spawn request refused: %s", err);
+        /* the spawning rank's error says to look here for the reason */
+        fprintf(stderr, "mpiexec: a spawn request was refused: %s\n", err);
         reply(d, reqid, -1, err, 0);
         return;
     }
