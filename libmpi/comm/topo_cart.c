@@ -176,37 +176,63 @@ static int cmp_int(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The lexicographically smallest non-increasing k factors of n, each at
- * most maxf and a divisor of the original number (divs, sorted): the
- * most even split, largest first. */
-static bool factor(int n, int k, int maxf, const int *divs, int ndivs, int *out)
+/* The split of n into k factors that are as close to each other as
+ * possible: the smallest difference between the largest and the smallest
+ * factor; among those, the one whose smallest factor is largest, then
+ * whose next smallest is largest, and so on. Factors are chosen from the
+ * divisors of n (divs, ascending) smallest first, each at least the one
+ * before; best holds the best split found so far, ascending. */
+struct split_search {
+    int k;
+    const int *divs;
+    int ndivs;
+    int *cur, *best;
+    int best_spread; /* -1: none found yet */
+};
+
+static bool split_better(const struct split_search *S)
 {
-    if (k == 0)
-        return n == 1;
-    if (k == 1) {
-        if (n > maxf)
-            return false;
-        out[0] = n;
+    int spread = S->cur[S->k - 1] - S->cur[0];
+    if (S->best_spread < 0 || spread < S->best_spread)
         return true;
-    }
-    for (int i = 0; i < ndivs; i++) {
-        int f = divs[i];
-        if (f > maxf || f > n)
-            break;
-        if (n % f)
-            continue;
-        /* f must be at least the k-th root of n: f^k >= n */
-        long long p = 1;
-        for (int j = 0; j < k && p < n; j++)
-            p *= f;
-        if (p < n)
-            continue;
-        if (factor(n / f, k - 1, f, divs, ndivs, out + 1)) {
-            out[0] = f;
-            return true;
-        }
-    }
+    if (spread > S->best_spread)
+        return false;
+    for (int i = 0; i < S->k; i++)
+        if (S->cur[i] != S->best[i])
+            return S->cur[i] > S->best[i];
     return false;
+}
+
+/* Place factors pos..k-1 (the product left is n, each at least lo). */
+static void split_from(struct split_search *S, int pos, int n, int lo)
+{
+    if (pos == S->k - 1) {
+        if (n < lo)
+            return;
+        S->cur[pos] = n;
+        if (split_better(S)) {
+            memcpy(S->best, S->cur, (size_t)S->k * sizeof *S->cur);
+            S->best_spread = n - S->cur[0];
+        }
+        return;
+    }
+    int left = S->k - pos;
+    for (int i = 0; i < S->ndivs; i++) {
+        int f = S->divs[i];
+        if (f < lo || n % f)
+            continue;
+        /* the factors still to place are all at least f: f^left <= n */
+        long long p = 1;
+        for (int j = 0; j < left && p <= n; j++)
+            p *= f;
+        if (p > n)
+            break;
+        /* the largest factor will be at least f */
+        if (S->best_spread >= 0 && f - (pos == 0 ? f : S->cur[0]) > S->best_spread)
+            break;
+        S->cur[pos] = f;
+        split_from(S, pos + 1, n / f, f);
+    }
 }
 
 int tide_dims_fill(int nnodes, int ndims, int *dims)
@@ -233,10 +259,11 @@ int tide_dims_fill(int nnodes, int ndims, int *dims)
         if (rest % d == 0)
             cap += 2;
     int *divs = malloc((size_t)cap * sizeof *divs), ndivs = 0;
-    int *f = malloc((size_t)nfree * sizeof *f);
-    if (!divs || !f) {
+    int *cur = malloc((size_t)nfree * sizeof *cur), *best = malloc((size_t)nfree * sizeof *best);
+    if (!divs || !cur || !best) {
         free(divs);
-        free(f);
+        free(cur);
+        free(best);
         return MPI_ERR_NO_MEM;
     }
     for (long long d = 1; d * d <= rest; d++)
@@ -246,12 +273,15 @@ int tide_dims_fill(int nnodes, int ndims, int *dims)
                 divs[ndivs++] = (int)(rest / d);
         }
     qsort(divs, (size_t)ndivs, sizeof *divs, cmp_int);
-    factor(rest, nfree, rest, divs, ndivs, f); /* always succeeds: rest, 1, 1, ... */
-    for (int i = 0, j = 0; i < ndims; i++)
+    struct split_search S = {.k = nfree, .divs = divs, .ndivs = ndivs, .cur = cur, .best = best, .best_spread = -1};
+    split_from(&S, 0, rest, 1); /* always finds one: 1, ..., 1, rest */
+    /* the free entries get the factors largest first */
+    for (int i = 0, j = nfree - 1; i < ndims; i++)
         if (dims[i] == 0)
-            dims[i] = f[j++];
+            dims[i] = best[j--];
     free(divs);
-    free(f);
+    free(cur);
+    free(best);
     return MPI_SUCCESS;
 }
 

@@ -64,6 +64,10 @@ static void test_dims_table(void **state)
     dims(7, 3, (int[]){0, 3, 0}, NULL);
     dims(64, 3, (int[]){0, 0, 0}, (int[]){4, 4, 4});
     dims(60, 3, (int[]){0, 0, 0}, (int[]){5, 4, 3});
+    /* the smallest spread, not the smallest largest factor (24 x 24 x 13) */
+    dims(7488, 3, (int[]){0, 0, 0}, (int[]){26, 18, 16});
+    /* equal spreads: the largest smallest factor (not 20 x 18 x 14) */
+    dims(5040, 3, (int[]){0, 0, 0}, (int[]){21, 16, 15});
     dims(8, 2, (int[]){0, 0}, (int[]){4, 2});
     dims(1, 0, (int[]){0}, (int[]){0});
     dims(2, 0, (int[]){0}, NULL);
@@ -72,7 +76,8 @@ static void test_dims_table(void **state)
 
 /* For every n up to 400 and 1 to 4 free dimensions: the product is n, the
  * factors do not increase, and no other such factorisation has a smaller
- * largest factor. */
+ * difference between its largest and smallest factor (the factors as
+ * close to each other as possible). */
 static void test_dims_properties(void **state)
 {
     (void)state;
@@ -87,35 +92,35 @@ static void test_dims_properties(void **state)
                     fail_msg("dims(%d, %d): increasing at %d", n, k, i);
             }
             assert_int_equal(p, n);
-            /* brute force the smallest possible largest factor */
+            /* brute force the smallest possible spread over a >= b >= c >= e */
             int best = n;
             for (int a = 1; a <= n; a++) {
                 if (n % a)
                     continue;
                 if (k == 1) {
-                    best = n;
+                    best = 0;
                     break;
                 }
-                for (int b = 1; b <= a && k >= 2; b++) {
+                for (int b = 1; b <= a; b++) {
                     if ((n / a) % b)
                         continue;
                     int rest = n / a / b;
-                    if (k == 2 && rest == 1 && a < best)
-                        best = a;
+                    if (k == 2 && rest == 1 && a - b < best)
+                        best = a - b;
                     if (k >= 3)
                         for (int c = 1; c <= b; c++) {
                             if (rest % c)
                                 continue;
-                            int r4 = rest / c;
-                            if (k == 3 && r4 == 1 && a < best)
-                                best = a;
-                            if (k == 4 && r4 <= c && a < best)
-                                best = a;
+                            int e = rest / c;
+                            if (k == 3 && e == 1 && a - c < best)
+                                best = a - c;
+                            if (k == 4 && e <= c && a - e < best)
+                                best = a - e;
                         }
                 }
             }
-            if (d[0] != best)
-                fail_msg("dims(%d, %d): largest factor %d, %d possible", n, k, d[0], best);
+            if (d[0] - d[k - 1] != best)
+                fail_msg("dims(%d, %d): spread %d, %d possible", n, k, d[0] - d[k - 1], best);
         }
 }
 
