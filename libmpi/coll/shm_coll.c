@@ -58,21 +58,16 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         return -1;
     size_t mine = count * dt->size, room = tide_region_round_bytes(c->size);
     size_t total = c->rank == root ? mine : SIZE_MAX; /* a reader learns it in the first round */
-    bool contig = dt->contig;
-    char *data = (char *)buf + dt->true_lb;
+    /* the convertor copies contiguous data in one run, and unpacks no more
+     * than this rank's buffer holds */
     struct tide_convertor cv;
-    if (!contig)
-        tide_conv_init(&cv, dt, count, buf);
+    tide_conv_init(&cv, dt, count, buf);
     for (size_t off = 0; off == 0 || off < total; off += room) {
         uint64_t s = tide_region_begin(r);
         char *in_region = tide_region_slot(r, s, 0);
         if (c->rank == root) {
-            size_t len = total - off < room ? total - off : room;
             tide_region_set_word(r, total);
-            if (contig)
-                memcpy(in_region, data + off, len);
-            else
-                tide_conv_pack(&cv, in_region, len);
+            tide_conv_pack(&cv, in_region, room);
             tide_region_publish(r, s);
             continue;
         }
@@ -82,13 +77,7 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         tide_region_wait_one(r, s, root);
         total = (size_t)tide_region_word(r, root);
         tide_region_publish(r, s);
-        size_t len = total - off < room ? total - off : room;
-        if (off + len > mine)
-            len = off < mine ? mine - off : 0;
-        if (contig)
-            memcpy(data + off, in_region, len);
-        else
-            tide_conv_unpack(&cv, in_region, len);
+        tide_conv_unpack(&cv, in_region, total - off < room ? total - off : room);
     }
     if (total > mine)
         return tide_err(MPI_ERR_TRUNCATE, "MPI_Bcast: the root sends %zu bytes, more than the %zu of this rank's buffer",

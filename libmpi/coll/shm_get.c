@@ -85,12 +85,7 @@ static const struct exposed *exposed_by(struct tide_coll_region *r, uint64_t s, 
     return tide_region_slot(r, s, i);
 }
 
-/* Allgather and alltoall: publish e (and its packed copy, if any), make
- * this rank's own block (own, if not NULL: a copy that needs no one
- * else, done while the others publish), read bytes [off, off + b) of what
- * every other rank i exposed into block i of rbuf (rcount elements of rdt
- * each), and wait until every rank has done the same before copy goes
- * and the caller returns. */
+/* A rank's own block of an allgather or alltoall: a local copy. */
 struct own_block {
     const void *src;
     size_t scount;
@@ -100,6 +95,12 @@ struct own_block {
     struct tide_datatype *rdt;
 };
 
+/* Allgather and alltoall: publish e (and its packed copy, if any), make
+ * this rank's own block (own, if not NULL: a copy that needs no one
+ * else, done while the others publish), read bytes [off, off + b) of what
+ * every other rank i exposed into block i of rbuf (rcount elements of rdt
+ * each), and wait until every rank has done the same before copy goes
+ * and the caller returns. */
 static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const char *fn, struct exposed e, void *copy,
                          const struct own_block *own, size_t off, size_t b, void *rbuf, size_t rcount,
                          struct tide_datatype *rdt)
