@@ -494,8 +494,7 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     int rc;
     if (c->is_inter && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator"))))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (a->sbuf != MPI_IN_PLACE &&
         ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -517,6 +516,13 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
             (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
             return rc;
     }
+    if (a->sbuf != MPI_IN_PLACE &&
+        (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                 vform ? &(struct tide_coll_blocks){.n = nblk, .counts = a->rcounts,
+                                                                    .displs = a->displs, .dt = a->rdt}
+                                       : TIDE_COLL_BLOCK((long long)a->rcount * nblk, a->rdt),
+                                 fn)))
+        return rc;
     if (!c->is_inter && a->sbuf != MPI_IN_PLACE && a->sbuf && a->scount > 0 && a->sdt->size > 0) {
         /* sendbuf at the place of this rank's own block in recvbuf */
         long long own = vform ? (long long)a->displs[c->rank] * a->rdt->extent

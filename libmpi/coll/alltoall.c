@@ -362,8 +362,7 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
     int n = c->is_inter ? c->remote_size : c->size;
     if (c->is_inter && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator")))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (f == F_EVEN) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
@@ -372,7 +371,9 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
         if (a->sbuf != MPI_IN_PLACE) {
             if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")) ||
-                (!c->is_inter && (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn))))
+                (!c->is_inter && (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn))) ||
+                (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK((long long)a->scount * n, a->sdt), a->rbuf,
+                                         TIDE_COLL_BLOCK((long long)a->rcount * n, a->rdt), fn)))
                 return rc;
         } else {
             a->sdt = a->rdt;
@@ -388,8 +389,12 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
                 (rc = tide_coll_check_counts(a->scounts, a->sdispls, n, a->sdt, false, fn, "sendcounts",
                                              "sdispls")))
                 return rc;
-            if (!c->is_inter &&
-                (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+            if ((!c->is_inter &&
+                 (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcounts[c->rank], a->rdt, fn))) ||
+                (rc = tide_coll_no_alias(
+                     a->sbuf, &(struct tide_coll_blocks){.n = n, .counts = a->scounts, .displs = a->sdispls, .dt = a->sdt},
+                     a->rbuf, &(struct tide_coll_blocks){.n = n, .counts = a->rcounts, .displs = a->rdispls, .dt = a->rdt},
+                     fn)))
                 return rc;
         } else {
             a->sdt = a->rdt;
@@ -407,9 +412,13 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
         if ((rc = tide_coll_check_countsw(a->scounts, a->sdispls, stypes, n, false, fn, "sendcounts", "sdispls",
                                           "sendtypes", a->sdts)))
             return rc;
-        if (!c->is_inter &&
-            (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdts[c->rank], a->rcounts[c->rank],
-                                      a->rdts[c->rank], fn)))
+        if ((!c->is_inter &&
+             (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdts[c->rank], a->rcounts[c->rank],
+                                       a->rdts[c->rank], fn))) ||
+            (rc = tide_coll_no_alias(
+                 a->sbuf, &(struct tide_coll_blocks){.n = n, .counts = a->scounts, .displs = a->sdispls, .dts = a->sdts},
+                 a->rbuf, &(struct tide_coll_blocks){.n = n, .counts = a->rcounts, .displs = a->rdispls, .dts = a->rdts},
+                 fn)))
             return rc;
     } else {
         memcpy(a->sdts, a->rdts, (size_t)n * sizeof *a->sdts);

@@ -31,10 +31,29 @@ int tide_coll_check_buf(const void *buf, int count, struct tide_datatype *dt, co
                         const char *argname);
 /* MPI_IN_PLACE where the standard does not allow it. */
 int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, const char *why);
-/* sendbuf and recvbuf may not be the same buffer (MPI forbids aliasing an
- * OUT argument with another; MPI_IN_PLACE is the way to say "in place").
- * MPI_BOTTOM (NULL) is exempt: two absolute-address types may share it. */
-int tide_coll_no_alias(const void *sbuf, const void *rbuf, const char *fn);
+/* The blocks one side of a collective reads or writes in its buffer, for
+ * the alias check: block i is counts[i] (or, with counts NULL, count)
+ * elements of dts[i] (or dt) at displs[i] from the buffer's start, in
+ * extents of dt (in bytes when dts is set); with displs NULL there is one
+ * block, at the start. */
+struct tide_coll_blocks {
+    int n;
+    long long count;
+    const int *counts;
+    const int *displs;
+    struct tide_datatype *dt;
+    struct tide_datatype **dts;
+};
+/* One block of count elements of dt at the start of the buffer. */
+#define TIDE_COLL_BLOCK(cnt, type) (&(struct tide_coll_blocks){.n = 1, .count = (cnt), .dt = (type)})
+/* sendbuf and recvbuf may not overlap (MPI forbids aliasing an OUT argument
+ * with another; MPI_IN_PLACE is the way to say "in place"). Only bytes
+ * that are really read and written count: two zero-length buffers, or
+ * blocks side by side, may share an address. Looked at when both are the
+ * same address; MPI_BOTTOM (NULL) is exempt: two absolute-address types
+ * may share it. Call after the types and counts were checked. */
+int tide_coll_no_alias(const void *sbuf, const struct tide_coll_blocks *snd, const void *rbuf,
+                       const struct tide_coll_blocks *rcv, const char *fn);
 /* root: a rank of the group (intracommunicator), or MPI_ROOT /
  * MPI_PROC_NULL / a remote rank (intercommunicator). */
 int tide_coll_check_root(struct tide_comm *c, int root, const char *fn);

@@ -191,8 +191,7 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     }
     if (!is_root && a->rbuf == MPI_IN_PLACE && !c->is_inter)
         a->rbuf = NULL; /* not significant */
-    if (is_root && ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
+    if (is_root && (rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (sends && a->sbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -207,14 +206,20 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
                                              "displs")))
                 return rc;
             if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcounts[c->rank], a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                          &(struct tide_coll_blocks){.n = nblk, .counts = a->rcounts,
+                                                                     .displs = a->displs, .dt = a->rdt},
+                                          fn))))
                 return rc;
         } else {
             if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
                 (rc = tide_coll_check_buf(a->rbuf, a->rcount, a->rdt, fn, "recvbuf")))
                 return rc;
             if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                          TIDE_COLL_BLOCK((long long)a->rcount * nblk, a->rdt), fn))))
                 return rc;
         }
     }

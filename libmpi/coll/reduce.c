@@ -293,8 +293,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
                 rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "not on an intercommunicator");
         } else if (!is_root) {
             rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "only the root may use it");
-        } else if (!(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf"))) {
-            rc = tide_coll_no_alias(sbuf, rbuf, fn);
+        } else {
+            rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
         }
         if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
             !(rc = tide_coll_check_op(op, dt, fn, &o))) {
@@ -302,6 +302,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
                 rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf");
             if (!rc && is_root)
                 rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+            if (!rc && is_root && !c->is_inter)
+                rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
         }
     }
     if (!rc && nonblocking)

@@ -183,8 +183,6 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
-    if (!rc)
-        rc = tide_coll_no_alias(sbuf, rbuf, fn);
     if (!rc && block) {
         if (rcount < 0) {
             rc = tide_err(MPI_ERR_COUNT, "%s: negative count %d (argument recvcount)", fn, rcount);
@@ -207,8 +205,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_sum_counts(rcounts, n, fn, block ? "recvcount" : "recvcounts", &total);
     if (!rc && !(rc = tide_coll_check_type(datatype, total, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
-        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))))
-        rc = tide_coll_check_buf(rbuf, rcounts[c->rank], dt, fn, "recvbuf");
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))) &&
+        !(rc = tide_coll_check_buf(rbuf, rcounts[c->rank], dt, fn, "recvbuf")))
+        rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(total, dt), rbuf, TIDE_COLL_BLOCK(rcounts[c->rank], dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {

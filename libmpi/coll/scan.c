@@ -123,11 +123,11 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     struct tide_op *o = NULL;
     if (!(rc = tide_coll_check_intra(c, fn)) &&
         !(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf")) &&
-        !(rc = tide_coll_no_alias(sbuf, rbuf, fn)) &&
         !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
-        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))
-        rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))) &&
+        !(rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf")))
+        rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {

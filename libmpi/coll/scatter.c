@@ -187,8 +187,7 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
         if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "only the root may use it")))
             return rc;
     }
-    if (is_root && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")) ||
-                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
+    if (is_root && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")))
         return rc;
     if (recvs && a->rbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
@@ -203,14 +202,20 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
                                              "displs")))
                 return rc;
             if (!c->is_inter && a->rbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf,
+                                          &(struct tide_coll_blocks){.n = nblk, .counts = a->scounts,
+                                                                     .displs = a->displs, .dt = a->sdt},
+                                          a->rbuf, TIDE_COLL_BLOCK(a->rcount, a->rdt), fn))))
                 return rc;
         } else {
             if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")))
                 return rc;
             if (!c->is_inter && a->rbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK((long long)a->scount * nblk, a->sdt), a->rbuf,
+                                          TIDE_COLL_BLOCK(a->rcount, a->rdt), fn))))
                 return rc;
         }
     }
