@@ -344,8 +344,10 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (!newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
     rc = dup_common(c, tide_info_get(c->info), &nc);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL; /* e.g. an attribute copy callback failed */
         return tide_raise_comm(c, rc);
+    }
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }
@@ -365,8 +367,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     if (!newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
     rc = dup_common(c, hints, &nc);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL;
         return tide_raise_comm(c, rc);
+    }
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }

@@ -726,8 +726,10 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     }
     rc = tide_attr_copy_all(TIDE_ATTR_TYPE, oldtype, old->attrs, &dt->attrs);
     if (rc != MPI_SUCCESS) {
+        /* a copy callback failed: no new type */
         dt->urefs = 0;
         tide_datatype_release(dt);
+        *newtype = MPI_DATATYPE_NULL;
         return tide_raise(rc);
     }
     *newtype = dt->handle;
