@@ -318,7 +318,7 @@ static int dup_common(struct tide_comm *c, const struct tide_info *hints, struct
         tide_topo_retain(c->topo);
         nc->topo = c->topo;
     }
-    if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &nc->info) != MPI_SUCCESS) {
+    if (tide_comm_hints_take(&nc->info, hints) != MPI_SUCCESS) {
         tide_comm_release(nc);
         return tide_err(MPI_ERR_NO_MEM, "out of memory for the new communicator's hints");
     }
