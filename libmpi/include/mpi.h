@@ -19,6 +19,22 @@ extern "C" {
 
 #define TIDE_MPI 1
 #define TIDE_VERSION_STRING "0.1.0"
+
+/* Tide's libmpi defines tide_mpi_abi_1 and no other MPI library does. Every
+ * object compiled with this header refers to it, so a program built with
+ * Tide's mpi.h cannot link with another implementation's libmpi (undefined
+ * reference to tide_mpi_abi_1), nor start with one put in its place (the
+ * loader refuses the undefined symbol): handles and constants differ
+ * between implementations, and such a program would fail in obscure
+ * ways. The number changes when the binary interface does. */
+extern const int tide_mpi_abi_1;
+#if defined(TIDE_BUILDING_LIBMPI)
+/* the library itself defines it */
+#elif defined(__GNUC__)
+static const int *const tide_mpi_abi_ref __attribute__((used, unused)) = &tide_mpi_abi_1;
+#else
+static const int *const tide_mpi_abi_ref = &tide_mpi_abi_1;
+#endif
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 0
 
