@@ -581,7 +581,7 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     rc = check(fn, c, a, stype, rtype, vform);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);

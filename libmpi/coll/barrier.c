@@ -248,6 +248,7 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
+    tide_coll_enter(c, true);
     if ((rc = tide_pcoll_check_info(info, fn)) || (rc = tide_coll_check_request(request, fn)))
         return tide_raise_comm(c, rc);
     struct tide_pcoll *p = tide_pcoll_new(c, fn, barrier_pbuild);

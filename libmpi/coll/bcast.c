@@ -313,7 +313,7 @@ static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, in
     int rc = check(fn, buf, count, datatype, root, comm, &c, &dt);
     if (!c)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, mode == TIDE_COLL_BLOCKING);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     if (rc == MPI_SUCCESS && mode != TIDE_COLL_BLOCKING)
         rc = tide_coll_check_request(request, fn);
     if (rc)

@@ -23,7 +23,10 @@ struct tide_sched;
 enum tide_coll_mode {
     TIDE_COLL_BLOCKING = 0,
     TIDE_COLL_NONBLOCKING,
-    TIDE_COLL_PERSISTENT, /* an _init call: checks and keeps the arguments (pcoll.h) */
+    /* an _init call: checks and keeps the arguments (pcoll.h); it learns
+     * the node layout like a blocking call, so that every start of the
+     * request chooses the same algorithm on every rank */
+    TIDE_COLL_PERSISTENT,
 };
 
 /* The communicator (*c NULL if invalid: raise with tide_coll_raise). */

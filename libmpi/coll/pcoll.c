@@ -2,6 +2,11 @@
  * pcoll.c: persistent collective requests (pcoll.h): what an init call
  * keeps, MPI_Start of such a request, and its freeing. The request is a
  * persistent TIDE_REQ_COLL request; its cb_data is the struct tide_pcoll.
+ * The init call builds the collective once to reserve the collective
+ * sequence numbers (the message tags) it takes; every start builds it
+ * again with those same numbers, so the ranks may start their persistent
+ * collectives in any order (MPI-4.0 6.13 orders only the init calls),
+ * and successive starts of one request match in order.
  */
 #include "runtime/api.h"
 #include "coll/pcoll.h"
@@ -12,6 +17,8 @@
 #include "pt2pt/request.h"
 #include "runtime/info.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +34,10 @@ struct tide_pcoll {
     void **ops;                  /* operations held */
     int nops, capops;
     int error;                   /* first failure while keeping arguments */
+    /* the collective sequence numbers (message tags) every start uses, on
+     * the communicator and on an intercommunicator's local one: reserved
+     * by the init call, so that starts need no order across the ranks */
+    uint32_t seq, nseq, lseq, nlseq;
 };
 
 static void fail_nomem(struct tide_pcoll *p)
@@ -119,24 +130,52 @@ static void pcoll_destroy(struct tide_request *r)
         tide_pcoll_discard(p);
 }
 
+/* Build one instance of p's collective into s with the sequence numbers
+ * reserved at init; false if it took a different number of them. */
+static bool build_reserved(struct tide_pcoll *p, struct tide_sched *s)
+{
+    struct tide_comm *c = p->comm, *l = c->local_comm;
+    uint32_t saved = c->coll_seq, lsaved = l ? l->coll_seq : 0;
+    c->coll_seq = p->seq;
+    if (l)
+        l->coll_seq = p->lseq;
+    p->build(s, c, p->fn, p->args);
+    bool same = c->coll_seq - p->seq == p->nseq && (!l || l->coll_seq - p->lseq == p->nlseq);
+    c->coll_seq = saved;
+    if (l)
+        l->coll_seq = lsaved;
+    return same;
+}
+
 int tide_pcoll_commit(struct tide_pcoll *p, void *args, MPI_Request *request)
 {
-    if (p->error != MPI_SUCCESS) {
-        int e = p->error;
+    const char *fn = p->fn;
+    struct tide_sched *s = p->error == MPI_SUCCESS ? tide_sched_new(p->comm) : NULL;
+    if (!s) {
+        int e = p->error != MPI_SUCCESS ? p->error : tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         tide_pcoll_discard(p);
         return e;
     }
-    struct tide_request *r = tide_request_new(TIDE_REQ_COLL);
-    if (!r) {
-        const char *fn = p->fn;
-        tide_pcoll_discard(p);
-        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
-    }
+    /* reserve the sequence numbers: build once and keep what it took (the
+     * init calls are ordered like every collective on the communicator) */
+    struct tide_comm *c = p->comm, *l = c->local_comm;
     p->args = args;
+    p->seq = c->coll_seq;
+    p->lseq = l ? l->coll_seq : 0;
+    p->build(s, c, fn, args);
+    p->nseq = c->coll_seq - p->seq;
+    p->nlseq = l ? l->coll_seq - p->lseq : 0;
+    int e = tide_sched_error(s);
+    tide_sched_free(s);
+    struct tide_request *r = e == MPI_SUCCESS ? tide_request_new(TIDE_REQ_COLL) : NULL;
+    if (!r) {
+        tide_pcoll_discard(p);
+        return e != MPI_SUCCESS ? e : tide_err(MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
+    }
     r->persistent = true;
     r->state = TIDE_RS_INACTIVE;
-    r->comm = p->comm;
-    tide_comm_retain(p->comm);
+    r->comm = c;
+    tide_comm_retain(c);
     r->peer = MPI_PROC_NULL;
     r->cb_data = p;
     r->on_destroy = pcoll_destroy;
@@ -150,7 +189,11 @@ int tide_pcoll_start(struct tide_request *r)
     struct tide_sched *s = tide_sched_new(p->comm);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Start: out of memory for the collective of %s", p->fn);
-    p->build(s, p->comm, p->fn, p->args);
+    if (!build_reserved(p, s)) {
+        tide_sched_free(s);
+        return tide_err(MPI_ERR_INTERN, "MPI_Start: the collective of %s no longer takes the message tags its "
+                        "init call reserved", p->fn);
+    }
     return tide_sched_start_on(s, r);
 }
 

@@ -3,10 +3,11 @@
  * MPI-4 _init calls). The init call checks its arguments as the
  * nonblocking form does and keeps them: copies of its count,
  * displacement and type arrays, references to its datatypes, operation
- * and communicator. Every MPI_Start builds the nonblocking collective's
- * schedule again (it takes the communicator's next collective sequence
- * number, like a call of the nonblocking form at that point) and runs it
- * on the persistent request, which MPI_Wait/MPI_Test then make inactive.
+ * and communicator, and the collective sequence numbers (message tags)
+ * one instance takes, reserved at init. Every MPI_Start builds the
+ * nonblocking collective's schedule again with those numbers and runs it
+ * on the persistent request, which MPI_Wait/MPI_Test then make inactive;
+ * the ranks may start their persistent collectives in any order.
  */
 #ifndef TIDE_COLL_PCOLL_H
 #define TIDE_COLL_PCOLL_H
@@ -36,7 +37,8 @@ void *tide_pcoll_keep(struct tide_pcoll *p, const void *src, size_t bytes);
 void tide_pcoll_hold_dt(struct tide_pcoll *p, struct tide_datatype *dt);
 void tide_pcoll_hold_op(struct tide_pcoll *p, struct tide_op *op);
 /* The request, inactive, with args (kept by tide_pcoll_keep) as what its
- * builder gets; on an error p is freed and the error returned. */
+ * builder gets; builds once to reserve the sequence numbers. On an error
+ * p is freed and the error returned. */
 int tide_pcoll_commit(struct tide_pcoll *p, void *args, MPI_Request *request);
 /* Freed without a request (an argument failed its check after new). */
 void tide_pcoll_discard(struct tide_pcoll *p);

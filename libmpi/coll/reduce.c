@@ -305,7 +305,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     rc = tide_coll_check_root(c, root, fn);

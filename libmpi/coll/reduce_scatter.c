@@ -196,7 +196,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     int *blocks = NULL;

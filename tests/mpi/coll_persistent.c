@@ -3,9 +3,11 @@
  * Every _init call makes an inactive request; each MPI_Start runs the
  * collective with what the buffers hold then, MPI_Wait/MPI_Test make it
  * inactive again; it runs several times with changed contents and the
- * results are checked. Also: MPI_Startall over persistent collectives on
- * different communicators (array order), a start with a blocking
- * collective in between, intercommunicators, the neighbourhood forms on a
+ * results are checked. Also: MPI_Start and MPI_Startall over persistent
+ * collectives on different communicators, in another order on odd ranks
+ * than on even ones (only the init calls are ordered), a blocking
+ * collective before the start on some ranks and after it on others,
+ * intercommunicators, the neighbourhood forms on a
  * ring, datatypes and communicators freed while a request holds them,
  * MPI_Request_free of inactive requests (and its error on an active
  * one), inactive requests in Wait/Test/Request_get_status, and the error
@@ -324,9 +326,9 @@ static void all(MPI_Comm comm)
     free(types);
 }
 
-/* Startall over persistent collectives on three communicators, started in
- * the same array order everywhere, twice; then a start with a blocking
- * collective on the same communicator before its wait */
+/* Start and Startall over persistent collectives on three communicators,
+ * in one order on even ranks and the reverse on odd ones; then a blocking
+ * collective on the same communicator on either side of a start */
 static void startall(void)
 {
     MPI_Comm dup, half;
@@ -348,7 +350,15 @@ static void startall(void)
             bc[j] = rank == 0 ? v(0, j, it) : -1;
         sum_in = v(rank, 0, it);
         hin = v(rank, 1, it);
-        CHECK_OK(MPI_Startall(4, rq));
+        /* the ranks need not start them in the same order (MPI-4.0 6.13
+         * orders the init calls only): odd ranks go backwards */
+        MPI_Request back[4] = {rq[3], rq[2], rq[1], rq[0]};
+        if (it == 1) {
+            for (int k = 0; k < 4; k++)
+                CHECK_OK(MPI_Start(rank % 2 ? &back[k] : &rq[k]));
+        } else {
+            CHECK_OK(MPI_Startall(4, rank % 2 ? back : rq));
+        }
         MPI_Status sts[4];
         if (it % 2 == 0) {
             CHECK_OK(MPI_Waitall(4, rq, sts));
@@ -375,12 +385,15 @@ static void startall(void)
         for (int i = 0; i < hsize; i++)
             CHECK(hall[i] == v(i * 2 + rank % 2, 1, it), "startall allgather on the half, it %d from %d", it, i);
     }
-    /* a started persistent collective, then a blocking one on the same
-     * communicator, then the wait */
+    /* a blocking collective on the same communicator before the start on
+     * some ranks, after it on the others */
     sum_in = 5;
-    CHECK_OK(MPI_Start(&rq[1]));
     int x = rank, xs = 0;
-    CHECK_OK(MPI_Allreduce(&x, &xs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    if (rank % 2)
+        CHECK_OK(MPI_Allreduce(&x, &xs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Start(&rq[1]));
+    if (rank % 2 == 0)
+        CHECK_OK(MPI_Allreduce(&x, &xs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     CHECK_OK(MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
     CHECK(sum_out == 5 * size && xs == size * (size - 1) / 2, "persistent and blocking allreduce mixed");
     for (int k = 0; k < 4; k++)
