@@ -20,6 +20,7 @@
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -538,19 +539,64 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct agargs *a,
+                        bool vform)
 {
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = vform || c->is_inter ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, vform);
+}
+
+/* what a persistent allgather keeps */
+struct allgather_kept {
+    struct agargs a;
+    bool vform;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct allgather_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->vform);
+}
+
+/* An _init call: the request keeps the checked arguments. */
+static int keep(const char *fn, struct tide_comm *c, const struct agargs *a, bool vform, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct allgather_kept k = {*a, vform};
+    if (vform) {
+        size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
+        k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     rc = check(fn, c, a, stype, rtype, vform);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, vform, request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && !vform && (rc = allgather_direct_run(c, a)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
@@ -559,12 +605,7 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = vform || c->is_inter ? -1
-                                                     : (long long)a->rcount * (long long)a->rdt->size};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, a, vform);
+    agree_build(s, c, fn, a, vform);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
@@ -574,7 +615,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
-    return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, false);
+    return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgather)
 
@@ -583,7 +624,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
-    return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, true);
+    return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgather)
 
@@ -592,7 +633,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
-    return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, false);
+    return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgatherv)
 
@@ -602,6 +643,33 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
-    return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, true);
+    return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgatherv)
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Allgather_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Allgather_init)
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Allgatherv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Allgatherv_init)

@@ -17,6 +17,7 @@
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -427,22 +428,85 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
     return MPI_SUCCESS;
 }
 
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct aaargs *a,
+                        enum form f)
+{
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = f != F_EVEN || c->is_inter
+                                                     ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, f);
+}
+
+/* what a persistent alltoall keeps */
+struct alltoall_kept {
+    struct aaargs a;
+    enum form f;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct alltoall_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->f);
+}
+
+/* An _init call: the request keeps the checked arguments (copies of the
+ * arrays; the caller still frees a->sdts and a->rdts). */
+static int keep(const char *fn, struct tide_comm *c, const struct aaargs *a, enum form f, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct alltoall_kept k = {*a, f};
+    size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+    k.a.scounts = k.a.sdispls = k.a.rcounts = k.a.rdispls = NULL;
+    k.a.sdts = k.a.rdts = NULL;
+    if (f != F_EVEN) {
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
+        k.a.rdispls = tide_pcoll_keep(p, a->rdispls, n * sizeof *a->rdispls);
+        if (a->sbuf != MPI_IN_PLACE) {
+            k.a.scounts = tide_pcoll_keep(p, a->scounts, n * sizeof *a->scounts);
+            k.a.sdispls = tide_pcoll_keep(p, a->sdispls, n * sizeof *a->sdispls);
+        }
+    }
+    if (f == F_W) {
+        k.a.sdts = tide_pcoll_keep(p, a->sdts, n * sizeof *a->sdts);
+        k.a.rdts = tide_pcoll_keep(p, a->rdts, n * sizeof *a->rdts);
+        for (size_t i = 0; i < n; i++) {
+            tide_pcoll_hold_dt(p, a->sdts[i]);
+            tide_pcoll_hold_dt(p, a->rdts[i]);
+        }
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
 static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
                  const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
-                 MPI_Request *request, bool nonblocking)
+                 MPI_Request *request, enum tide_coll_mode mode)
 {
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(a->sdts);
         free(a->rdts);
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, f, request);
+        free(a->sdts);
+        free(a->rdts);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = f == F_EVEN ? alltoall_direct_run(c, a) : alltoallvw_get_run(c, a, f)) >= 0) {
         free(a->sdts);
@@ -455,13 +519,7 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
         free(a->rdts);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = f != F_EVEN || c->is_inter
-                                                     ? -1
-                                                     : (long long)a->rcount * (long long)a->rdt->size};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, a, f);
+    agree_build(s, c, fn, a, f);
     free(a->sdts);
     free(a->rdts);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
@@ -473,7 +531,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Alltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, NULL, false);
+    return start("MPI_Alltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoall)
 
@@ -482,7 +540,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Ialltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, true);
+    return start("MPI_Ialltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoall)
 
@@ -492,7 +550,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
                        .rcounts = recvcounts, .rdispls = rdispls};
-    return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, false);
+    return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoallv)
 
@@ -503,7 +561,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
                        .rcounts = recvcounts, .rdispls = rdispls};
-    return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, true);
+    return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoallv)
 
@@ -527,6 +585,50 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
                        .rcounts = recvcounts, .rdispls = rdispls};
     return start("MPI_Ialltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W,
-                 request, true);
+                 request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoallw)
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoall_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoall_init)
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoallv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoallv_init)
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoallw_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
+                       .rcounts = recvcounts, .rdispls = rdispls};
+    return start(fn, &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, request,
+                 TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoallw_init)

@@ -422,3 +422,8 @@ int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *f
      * other ranks made. */
     return code;
 }
+
+int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn)
+{
+    return mode == TIDE_COLL_PERSISTENT ? code : tide_coll_local_error(c, code, root, fn);
+}

@@ -19,6 +19,16 @@ struct tide_datatype;
 struct tide_op;
 struct tide_sched;
 
+/* How a collective MPI function runs. */
+enum tide_coll_mode {
+    TIDE_COLL_BLOCKING = 0,
+    TIDE_COLL_NONBLOCKING,
+    /* an _init call: checks and keeps the arguments (pcoll.h); it learns
+     * the node layout like a blocking call, so that every start of the
+     * request chooses the same algorithm on every rank */
+    TIDE_COLL_PERSISTENT,
+};
+
 /* The communicator (*c NULL if invalid: raise with tide_coll_raise). */
 int tide_coll_check_comm(MPI_Comm comm, const char *fn, struct tide_comm **c);
 int tide_coll_check_intra(struct tide_comm *c, const char *fn);
@@ -79,6 +89,10 @@ int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struc
  * (before any check that may fail): a blocking call learns the node
  * layout if it is not known yet (every rank does so at the same call). */
 void tide_coll_enter(struct tide_comm *c, bool blocking);
+
+/* A call whose checks failed (c valid): tide_coll_local_error, but for
+ * an _init call, which takes part in no agreement. Returns code. */
+int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn);
 
 /* Raise code on c (or, with no communicator, on MPI_COMM_WORLD). */
 int tide_coll_raise(struct tide_comm *c, int code);

@@ -16,6 +16,7 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 #include "coll/shm_coll.h"
 #include "op/op.h"
 
@@ -166,14 +167,36 @@ static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const int 
     return tide_shm_reduce_scatter(c, sbuf, rbuf, counts, dt, op);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts, bool vform,
-                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+struct rs_args {
+    const void *sbuf;
+    void *rbuf;
+    const int *rcounts;
+    int total;
+    struct tide_datatype *dt;
+    struct tide_op *o;
+    MPI_Op op;
+    bool block;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
 {
+    const struct rs_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)a->total * (long long)a->dt->size, .op = a->op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a->sbuf, a->rbuf, a->rcounts, a->dt, a->o, a->block);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts, bool vform,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     int *blocks = NULL;
@@ -212,7 +235,21 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(blocks);
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    struct rs_args a = {sbuf, rbuf, rcounts, total, dt, o, op, block};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (p) {
+            a.rcounts = tide_pcoll_keep(p, rcounts, (size_t)n * sizeof *rcounts);
+            tide_pcoll_hold_dt(p, dt);
+            tide_pcoll_hold_op(p, o);
+            rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        } else {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        }
+        free(blocks);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = shm_run(c, sbuf, rbuf, rcounts, dt, o, block)) >= 0) {
         free(blocks);
@@ -223,11 +260,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         free(blocks);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)total * (long long)dt->size, .op = op};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, sbuf, rbuf, rcounts, dt, o, block);
+    agree_build(s, c, fn, &a);
     free(blocks);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
@@ -237,7 +270,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, NULL, false);
+    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, NULL,
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_block)
 
@@ -245,7 +279,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request, true);
+    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request,
+                 TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter_block)
 
@@ -253,7 +288,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, NULL, false);
+    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, NULL,
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter)
 
@@ -261,6 +297,31 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request, true);
+    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request,
+                 TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter)
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Reduce_scatter_block_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Reduce_scatter_block_init)
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Reduce_scatter_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Reduce_scatter_init)

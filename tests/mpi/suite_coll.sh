@@ -6,7 +6,8 @@
 # (node-aware algorithms, TCP between nodes), over TCP only and without
 # single-copy transfers, and with process-wide coll_tuning overrides.
 # Then every (op, type) pair, intercommunicators, bad input, coll_check,
-# nonblocking semantics, neighbourhood collectives and reproducibility.
+# nonblocking semantics, neighbourhood collectives, persistent collectives
+# and reproducibility.
 
 n=1
 while [ $n -le 17 ]; do
@@ -83,6 +84,16 @@ done
 for n in 1 2 3 4 6 9 17; do
     tcase coll.neighbor.$n -t 60 -out "coll_neighbor: ok" -- $MPIEXEC -n $n $TB/coll_neighbor
 done
+
+# persistent collectives (the MPI-4 _init calls): each started several
+# times, Startall across communicators, intercommunicators, bad input
+for n in 1 2 3 4 16; do
+    tcase coll.persistent.$n -t 120 -out "coll_persistent: ok" -- $MPIEXEC -n $n $TB/coll_persistent
+done
+tcase coll.persistent.check.5 -t 120 -out "coll_persistent: ok" -- env TIDE_COLL_CHECK=1 \
+    $MPIEXEC -n 5 $TB/coll_persistent
+tcase coll.persistent.nodes.5 -t 120 -out "coll_persistent: ok" -- env TIDE_SIM_NODES=2 \
+    $MPIEXEC -n 5 $TB/coll_persistent
 
 # reproducible: the same hashes twice in a row
 coll_repro_twice() {
