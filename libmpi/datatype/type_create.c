@@ -11,14 +11,15 @@
  * is padded to the alignment of its basic types). The engine program is
  * built at commit (engine.c).
  *
- * Where the standard's formula leaves the choice to the implementation
- * (which alignment a type "requires"), Tide does what Open MPI does: a
- * copy of an old type occupies [lb, ub) of that type, its alignment
- * padding included, so the padding of an inner type counts towards the
- * upper bound of the type built from it. hvector(2, 3, 273) of
- * hvector(3, 4, 25, MPI_INT) (extent 68: 66 bytes of data padded to 4)
- * thus ends at 273 + 3 * 68 = 477 and has extent 480, where counting only
- * the last byte of data (475) would give 476.
+ * The standard's formula pads the end of the type map's last basic entry;
+ * Open MPI (and MPICH, with its own padding) place a copy of an old type
+ * as the whole [lb, ub) of that type, its padding included, and so does
+ * Tide: the padding of an inner type counts towards the upper bound of the
+ * type built from it, then that type is padded to its own alignment.
+ * hvector(2, 3, 273) of hvector(3, 4, 25, MPI_INT) (extent 68: 66 bytes of
+ * data padded to 4) thus ends at 273 + 3 * 68 = 477 and has extent 480,
+ * where its last byte of data (475) alone would give 476. (Open MPI pads
+ * after each piece it adds; Tide pads once, at the end.)
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"

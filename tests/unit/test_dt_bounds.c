@@ -27,7 +27,7 @@
 enum {
     A, CONTIG_A, T3, T3_NEG, VEC_NEG, IDX, HIDX, IDXB, HIDXB, STRUCT_A, STRUCT_2A,
     RES_A, HVEC_RES, DUP_T3, CONTIG_DUP, L3_CONTIG, L3_HIDX, L3_STRUCT, L3_VEC_NEG,
-    R6, V_R6, W_V, X_W, S_LBUB, S3, S3_NEG, S_UB, HIDX_S_UB, NEGX, NEGX3,
+    R6, V_R6, W_V, X_W, S_LBUB, S3, S3_NEG, S_UB, HIDX_S_UB, S_LB, CONTIG_S_LB, NEGX, NEGX3,
     SUB_C, SUB_F, SUB_NEST, DARR, DARR2, DARR_A, F90R, STRUCT_F90R, F90I, HVEC_F90I,
     F90C, CONTIG_F90C, VEC_D, PAIR, NROWS
 };
@@ -151,6 +151,14 @@ static const struct row rows[] = {
     {HIDX_S_UB, "hindexed({1, 1}, {0, 3}, struct{int, UB@2})", K_HINDEXED, 2, .bls = {1, 1}, .d = {0, 3},
      .old = {R(S_UB)},
      .size = 8, .lb = 0, .extent = 5, .true_lb = 0, .true_extent = 7},
+    /* a lower-bound marker only: the upper bound is the data's, padded
+     * (extent 4 - (-3) = 7, padded to 8: ub 5) */
+    {S_LB, "struct{LB@-3, int@0}", K_STRUCT, 2, .bls = {1, 1}, .d = {-3, 0}, .old = {MPI_LB, MPI_INT},
+     .size = 4, .lb = -3, .extent = 8, .true_lb = 0, .true_extent = 4},
+    /* copies at 0 and 8: lb marker -3; the copies end at 5 and 13:
+     * extent 16, a multiple of 4; data [0, 12) */
+    {CONTIG_S_LB, "contiguous(2, struct{LB@-3, int@0})", K_CONTIG, 2, .old = {R(S_LB)},
+     .size = 8, .lb = -3, .extent = 16, .true_lb = 0, .true_extent = 12},
     /* a negative extent */
     {NEGX, "resized(int, 0, -8)", K_RESIZED, .d = {0, -8}, .old = {MPI_INT},
      .size = 4, .lb = 0, .extent = -8, .true_lb = 0, .true_extent = 4},
