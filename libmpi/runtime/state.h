@@ -61,7 +61,8 @@ struct tide_state {
 
 extern struct tide_state tide;
 
-/* True between MPI_Init and MPI_Finalize. */
+/* True between MPI_Init and MPI_Finalize (the world model; sessions may
+ * hold the runtime up outside it, runtime.h). */
 static inline bool tide_is_active(void)
 {
     return tide.initialized && !tide.finalized;
