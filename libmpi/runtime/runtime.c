@@ -6,7 +6,9 @@
  * MPI_COMM_WORLD and MPI_COMM_SELF. Down: delete the attributes left on
  * MPI_COMM_SELF, deliver pending buffered sends, meet every rank in a
  * fence so no peer is still reading our memory, shut the layers down in
- * reverse order and leave PMIx, so a later user starts afresh.
+ * reverse order, so a later user starts afresh (PMIx, joined once, is
+ * left at exit; a later start publishes its new business card under a
+ * key of its own incarnation).
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"
@@ -26,6 +28,19 @@
 
 static int users;
 static bool finalize_told; /* the daemon's finalize pipe has had its 'F' */
+/* PMIx is joined once and left at exit: the PMIx server (libpmix 4.2.2)
+ * fails a fence across nodes of a client that left and joined again */
+static bool pmix_joined;
+static struct tide_pmix_self pmix_self;
+
+static void leave_pmix(void)
+{
+    if (pmix_joined)
+        tide_pmix_finalize();
+    pmix_joined = false;
+    free(pmix_self.local_peers);
+    pmix_self.local_peers = NULL;
+}
 
 int tide_runtime_users(void)
 {
@@ -65,9 +80,19 @@ static void read_tuning(void)
 static int identify(char *err, size_t errlen)
 {
     if (tide_pmix_available()) {
-        struct tide_pmix_self self;
-        if (tide_pmix_init(&self, err, errlen) != 0)
+        if (!pmix_joined) {
+            if (tide_pmix_init(&pmix_self, err, errlen) != 0)
+                return -1;
+            pmix_joined = true;
+            atexit(leave_pmix);
+        }
+        struct tide_pmix_self self = pmix_self;
+        self.local_peers = malloc((self.local_size ? self.local_size : 1) * sizeof(uint32_t));
+        if (!self.local_peers) {
+            snprintf(err, errlen, "out of memory");
             return -1;
+        }
+        memcpy(self.local_peers, pmix_self.local_peers, self.local_size * sizeof(uint32_t));
         tide.have_pmix = true;
         snprintf(tide.nspace, sizeof tide.nspace, "%s", self.nspace);
         tide.rank = self.rank;
@@ -197,6 +222,7 @@ static int tear_down(void)
     }
     tide_modules_finalize();
     tide_comm_finalize_predefined();
+    tide_proc_table_forget_transports();
     /* tell the daemon this rank finalised (it reports ranks that exit
      * without MPI_Finalize); once: the descriptor is closed after it */
     const char *ffd = getenv("TIDE_FINALIZE_FD");
@@ -206,9 +232,8 @@ static int tear_down(void)
             close(fd);
         finalize_told = true;
     }
-    if (tide.have_pmix)
-        tide_pmix_finalize();
     tide.have_pmix = false;
+    tide.incarnation++;
     free(tide.local_peers);
     tide.local_peers = NULL;
     tide.me = NULL;

@@ -56,6 +56,7 @@ struct tide_state {
     char hostname[MPI_MAX_PROCESSOR_NAME];
     char session_dir[4096];  /* per-job directory for shared-memory files */
     struct tide_proc *me;
+    uint32_t incarnation;    /* how many times the runtime went down before (runtime.c) */
     struct tide_tuning tuning;
 };
 
