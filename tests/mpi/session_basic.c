@@ -165,6 +165,33 @@ static void use(MPI_Session s, const char *tag)
         CHECK_OK(MPI_Comm_free(&hc));
         CHECK_OK(MPI_Group_free(&hg));
     }
+    /* an intercommunicator between the halves, from the two groups */
+    if (size >= 2) {
+        int lrange[1][3] = {{lo, hi, 1}};
+        int rlo = half ? 0 : size / 2, rhi = half ? size / 2 - 1 : size - 1;
+        int rrange[1][3] = {{rlo, rhi, 1}};
+        MPI_Group lg, rg;
+        CHECK_OK(MPI_Group_range_incl(world, 1, lrange, &lg));
+        CHECK_OK(MPI_Group_range_incl(world, 1, rrange, &rg));
+        MPI_Comm ic;
+        CHECK_OK(MPI_Intercomm_create_from_groups(lg, 0, rg, 0, "org.tide.test.inter", MPI_INFO_NULL,
+                                                  MPI_ERRORS_RETURN, &ic));
+        int inter = 0, rsize = 0, lrank = -1;
+        CHECK_OK(MPI_Comm_test_inter(ic, &inter));
+        CHECK_OK(MPI_Comm_remote_size(ic, &rsize));
+        CHECK_OK(MPI_Comm_rank(ic, &lrank));
+        CHECK(inter && rsize == rhi - rlo + 1 && lrank == rank - lo, "intercommunicator: inter %d remote size %d rank %d",
+              inter, rsize, lrank);
+        /* each local rank 0 sends its world rank to the other's rank 0 */
+        if (lrank == 0) {
+            int theirs = -1;
+            CHECK_OK(MPI_Sendrecv(&rank, 1, MPI_INT, 0, 9, &theirs, 1, MPI_INT, 0, 9, ic, MPI_STATUS_IGNORE));
+            CHECK(theirs == rlo, "the other group's leader is %d, expected %d", theirs, rlo);
+        }
+        CHECK_OK(MPI_Comm_free(&ic));
+        CHECK_OK(MPI_Group_free(&lg));
+        CHECK_OK(MPI_Group_free(&rg));
+    }
     /* a communicator over mpi://SELF */
     MPI_Comm sc;
     CHECK_OK(MPI_Comm_create_from_group(self, "org.tide.test.self", MPI_INFO_NULL, MPI_ERRORS_RETURN, &sc));
