@@ -124,6 +124,7 @@ tcase session.only.singleton -t 30 -out "session_basic: ok \(only\) on 1 ranks" 
 tcase session.only.nodes -t 60 -out "session_basic: ok \(only\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 only
 tcase session.twice.3 -t 60 -out "session_basic: ok \(twice\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 twice
 tcase session.twice.tcp -t 60 -out "session_basic: ok \(twice\) on 3 ranks" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 3 $TB/session_basic 3 twice
+tcase session.twice.nodes -t 60 -out "session_basic: ok \(twice\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 twice
 tcase session.twice.singleton -t 30 -out "session_basic: ok \(twice\) on 1 ranks" -- $TB/session_basic 1 twice
 tcase session.world.3 -t 60 -out "session_basic: ok \(world\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 world
 tcase session.world.nodes -t 60 -out "session_basic: ok \(world\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 world
