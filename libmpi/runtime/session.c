@@ -71,7 +71,8 @@ int tide_pset_index(const char *name)
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
-    /* no TIDE_API_ENTER: the thread level may change here (as in MPI_Init) */
+    /* no TIDE_API_ENTER: the thread level may change here (as in MPI_Init);
+     * the lock is taken around the runtime's start below */
     static const char fn[] = "MPI_Session_init";
     if (!session)
         return TIDE_ERR(MPI_ERR_ARG, "%s: session must not be NULL", fn);
@@ -98,7 +99,14 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         free(s);
         return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
+    /* under MPI_THREAD_MULTIPLE of a runtime already up, other threads
+     * may be in the library */
+    bool locked = tide_thread_multiple;
+    if (locked)
+        tide_lock_acquire();
     int rc = tide_runtime_acquire(level, fn);
+    if (locked)
+        tide_lock_release();
     if (rc != MPI_SUCCESS) {
         tide_info_free_internal(&s->info);
         free(s);
@@ -123,6 +131,7 @@ TIDE_ALIAS(MPI_Session_init)
 
 int PMPI_Session_finalize(MPI_Session *session)
 {
+    /* the lock as in MPI_Session_init */
     static const char fn[] = "MPI_Session_finalize";
     if (!session)
         return TIDE_ERR(MPI_ERR_ARG, "%s: session must not be NULL", fn);
@@ -130,7 +139,12 @@ int PMPI_Session_finalize(MPI_Session *session)
     struct tide_session *s = get_session(*session, fn, &rc);
     if (!s)
         return rc;
+    bool locked = tide_thread_multiple;
+    if (locked)
+        tide_lock_acquire();
     rc = tide_runtime_release(fn);
+    if (locked)
+        tide_lock_release();
     if (rc != MPI_SUCCESS)
         return tide_raise_session(s, rc);
     tide_handle_release(s->handle);
