@@ -164,6 +164,12 @@ static void env_command_line(struct tide_info *info)
     env_from_args(info, argc, argv);
 }
 
+/* Is there a thread level to tell (MPI_Init or a session holds the runtime)? */
+static bool runtime_up(void)
+{
+    return tide_runtime_users() > 0 || tide_is_active();
+}
+
 /* The environment's keys (MPI-4.0 section 11.2.2 lists them); the
  * arguments from argv when argc >= 0, else from the kernel. Before the
  * runtime is up, maxprocs comes from the launcher's TIDE_JOB_SIZE (1
@@ -194,13 +200,13 @@ static void fill_env(struct tide_info *info, int argc, char **argv)
         put(info, "arch", u.machine);
     if (start_wdir[0])
         put(info, "wdir", start_wdir);
-    if (tide_runtime_users() > 0)
+    if (runtime_up())
         put(info, "thread_level", thread_level_name(tide.thread_level));
 }
 
 static void build_env(void)
 {
-    int state = tide_runtime_users() > 0;
+    int state = runtime_up();
     if (env_built && env_built_state == state)
         return;
     clear_entries(&env_info);

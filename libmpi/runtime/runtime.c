@@ -26,16 +26,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static int users;
 static bool finalize_told; /* the daemon's finalize pipe has had its 'F' */
 /* PMIx is joined once and left at exit: the PMIx server (libpmix 4.2.2)
  * fails a fence across nodes of a client that left and joined again */
 static bool pmix_joined;
 static struct tide_pmix_self pmix_self;
 
+static int users;
+
+/* At exit. A process that ends with the runtime still up (no
+ * MPI_Finalize) does not say goodbye to PMIx: its server is to see it
+ * vanish and report it. */
 static void leave_pmix(void)
 {
-    if (pmix_joined)
+    if (pmix_joined && users == 0)
         tide_pmix_finalize();
     pmix_joined = false;
     free(pmix_self.local_peers);
@@ -253,8 +257,8 @@ int tide_runtime_release(const char *fn)
     int rc = tear_down();
     if (rc != MPI_SUCCESS)
         return rc;
+    /* the thread level stays as it was until the next start sets it: the
+     * caller may hold the library lock, and releases it by that level */
     users = 0;
-    tide.thread_level = MPI_THREAD_SINGLE;
-    tide_thread_multiple = 0;
     return MPI_SUCCESS;
 }
