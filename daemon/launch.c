@@ -85,6 +85,8 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
     tide_env_set(&env, "TIDE_LOCAL_SIZE", num);
     snprintf(num, sizeof num, "%d", p->local_rank);
     tide_env_set(&env, "TIDE_LOCAL_RANK", num);
+    snprintf(num, sizeof num, "%d", job->desc.nprocs);
+    tide_env_set(&env, "TIDE_JOB_SIZE", num); /* MPI_Info_create_env before MPI_Init */
     /* PMIx's data store: no lock-file noise, fast client init. */
     tide_env_set(&env, "PMIX_MCA_gds", "hash");
     if (PMIx_server_setup_fork(&p->pproc, &env) != PMIX_SUCCESS) {

@@ -3,7 +3,7 @@
 # (only what is missing; needs root or sudo).
 set -e
 need="build-essential autoconf automake libtool pkg-config libpmix-dev libevent-dev
-libssl-dev libcmocka-dev procps iproute2 ca-certificates"
+libssl-dev libcmocka-dev libhwloc-dev procps iproute2 ca-certificates"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

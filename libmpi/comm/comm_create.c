@@ -20,6 +20,7 @@
 #include "comm/context.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
+#include "comm/hw_resource.h"
 #include "comm/intercomm.h"
 #include "comm/topo.h"
 
@@ -493,10 +494,66 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 TIDE_ALIAS(MPI_Comm_split)
 
+#define HW_ID_LEN (MPI_MAX_PROCESSOR_NAME + 48)
+#define HW_LEVELS_MAX 8
+#define HW_VALUE_LEN 64
+
+/* What every member tells the others in MPI_Comm_split_type: its split
+ * type and key; SHARED: its node in ids[0]; HW_GUIDED: the value asked
+ * and the resource of that type holding it in ids[0] ("" if none);
+ * HW_UNGUIDED: its resource at every level of tide_hw_levels. */
 struct split_type_entry {
     int type, key;
-    char host[MPI_MAX_PROCESSOR_NAME];
+    char value[HW_VALUE_LEN];
+    char ids[HW_LEVELS_MAX][HW_ID_LEN];
 };
+
+/* The level HW_UNGUIDED takes for member r: the first at which r has a
+ * resource shared by fewer than all n members; -1 if none. */
+static int unguided_level(const struct split_type_entry *all, int n, int r)
+{
+    for (int l = 0; l < tide_hw_nlevels && l < HW_LEVELS_MAX; l++) {
+        if (!all[r].ids[l][0])
+            continue;
+        int same = 0;
+        for (int q = 0; q < n; q++)
+            same += all[q].type == MPI_COMM_TYPE_HW_UNGUIDED && strcmp(all[q].ids[l], all[r].ids[l]) == 0;
+        if (same < n)
+            return l;
+    }
+    return -1;
+}
+
+/* The color of every member (ck[2r], MPI_UNDEFINED: none) and the
+ * resource type each one's communicator stands for. */
+static void split_type_colors(const struct split_type_entry *all, int n, int *ck, const char **what)
+{
+    const char *ref = NULL; /* HW_GUIDED: the value of the lowest rank asking it */
+    for (int r = 0; r < n && !ref; r++)
+        if (all[r].type == MPI_COMM_TYPE_HW_GUIDED)
+            ref = all[r].value;
+    for (int r = 0; r < n; r++) {
+        ck[2 * r] = MPI_UNDEFINED;
+        ck[2 * r + 1] = all[r].key;
+        what[r] = NULL;
+        int t = all[r].type, level = 0;
+        if (t == MPI_COMM_TYPE_HW_GUIDED && strcmp(all[r].value, ref) != 0)
+            continue;
+        if (t == MPI_COMM_TYPE_HW_UNGUIDED && (level = unguided_level(all, n, r)) < 0)
+            continue;
+        if (t == MPI_UNDEFINED || !all[r].ids[level][0])
+            continue;
+        for (int q = 0; q <= r; q++)
+            if (all[q].type == t && strcmp(all[q].ids[level], all[r].ids[level]) == 0 &&
+                (t != MPI_COMM_TYPE_HW_GUIDED || strcmp(all[q].value, ref) == 0)) {
+                ck[2 * r] = level * n + q;
+                break;
+            }
+        what[r] = t == MPI_COMM_TYPE_HW_UNGUIDED ? tide_hw_levels[level]
+                  : t == MPI_COMM_TYPE_HW_GUIDED ? all[r].value
+                                                 : TIDE_HW_SHARED_MEMORY;
+    }
+}
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
@@ -508,52 +565,70 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         return rc;
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm must be an intracommunicator (argument comm)", fn);
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
+        split_type != MPI_COMM_TYPE_HW_UNGUIDED && split_type != MPI_UNDEFINED)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG,
-                             "%s: unknown split type %d (argument split_type; MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                             "%s: unknown split type %d (argument split_type; MPI_COMM_TYPE_SHARED, "
+                             "MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED)",
                              fn, split_type);
-    if (info != MPI_INFO_NULL && !tide_info_get(info))
+    struct tide_info *hints = tide_info_get(info);
+    if (info != MPI_INFO_NULL && !hints)
         return TIDE_ERR_COMM(c, MPI_ERR_INFO, "%s: invalid info object (argument info)", fn);
     if (!newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
-    /* every member's node name: the locality flags of the process table
+    /* every member's resources: the locality flags of the process table
      * need not be known for every member */
-    struct split_type_entry mine;
-    memset(&mine, 0, sizeof mine);
-    mine.type = split_type;
-    mine.key = key;
-    snprintf(mine.host, sizeof mine.host, "%s", tide.hostname);
+    struct split_type_entry *mine = calloc(1, sizeof *mine);
     struct split_type_entry *all = malloc((size_t)c->size * sizeof *all);
     int *ck = malloc((size_t)c->size * 2 * sizeof *ck);
-    if (!all || !ck) {
+    const char **what = malloc((size_t)c->size * sizeof *what);
+    if (!mine || !all || !ck || !what) {
+        free(mine);
         free(all);
         free(ck);
+        free(what);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    rc = tide_exchange_allgather(c, &mine, sizeof mine, all);
-    struct tide_group *g = NULL;
-    if (rc == MPI_SUCCESS) {
-        /* the color of a member: the lowest rank on its node */
-        for (int r = 0; r < c->size; r++) {
-            ck[2 * r] = MPI_UNDEFINED;
-            ck[2 * r + 1] = all[r].key;
-            if (all[r].type != MPI_COMM_TYPE_SHARED)
-                continue;
-            for (int q = 0; q <= r; q++)
-                if (all[q].type == MPI_COMM_TYPE_SHARED && strcmp(all[q].host, all[r].host) == 0) {
-                    ck[2 * r] = q;
-                    break;
-                }
+    mine->type = split_type;
+    mine->key = key;
+    if (split_type == MPI_COMM_TYPE_SHARED) {
+        tide_hw_resource_id(TIDE_HW_SHARED_MEMORY, mine->ids[0], HW_ID_LEN);
+    } else if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+        /* no value, or one that names no resource: this process gets
+         * MPI_COMM_NULL (its ids stay empty) */
+        const char *v = tide_info_lookup(hints, "mpi_hw_resource_type");
+        if (v && strlen(v) < HW_VALUE_LEN) {
+            snprintf(mine->value, HW_VALUE_LEN, "%s", v);
+            tide_hw_resource_id(v, mine->ids[0], HW_ID_LEN);
         }
-        if (split_type != MPI_UNDEFINED && !(g = tide_group_by_color(c->group, ck, 2, ck[2 * c->rank])))
-            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    } else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        for (int l = 0; l < tide_hw_nlevels && l < HW_LEVELS_MAX; l++)
+            tide_hw_resource_id(tide_hw_levels[l], mine->ids[l], HW_ID_LEN);
     }
-    free(all);
-    free(ck);
+    rc = tide_exchange_allgather(c, mine, sizeof *mine, all);
+    struct tide_group *g = NULL;
+    const char *type_used = NULL;
+    if (rc == MPI_SUCCESS) {
+        split_type_colors(all, c->size, ck, what);
+        int color = ck[2 * c->rank];
+        if (color != MPI_UNDEFINED && !(g = tide_group_by_color(c->group, ck, 2, color)))
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        type_used = what[c->rank];
+    }
     int rc2 = tide_comm_make(c, g, &nc);
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;
+    /* the hardware types say on the new communicator what it stands for */
+    if (rc == MPI_SUCCESS && nc && type_used && split_type != MPI_COMM_TYPE_SHARED) {
+        if (tide_info_dup_internal(NULL, &nc->info) != MPI_SUCCESS ||
+            tide_info_set_internal(tide_info_get(nc->info), "mpi_hw_resource_type", type_used) != MPI_SUCCESS)
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    free(mine);
+    free(all);
+    free(ck);
+    free(what);
     if (rc != MPI_SUCCESS) {
         if (nc)
             tide_comm_release(nc);

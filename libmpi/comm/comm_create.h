@@ -60,6 +60,10 @@ static inline int tide_tag_create_group(int tag)
 {
     return -2 - (1 << 29) - (tag & ((1 << 29) - 1)); /* MPI_Comm_create_group */
 }
+static inline int tide_tag_from_group(uint32_t hash)
+{
+    return -2 - (1 << 30) - (int)(hash & ((1u << 29) - 1)); /* MPI_Comm_create_from_group & co */
+}
 
 /* Process lists in a byte form other processes (of any job) can read:
  * the distinct namespaces, then (namespace index, rank) per process.

@@ -333,16 +333,11 @@ static int idup_progress(void)
     return n;
 }
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* Start the duplicate of c with the given hints (NULL: none); errors are
+ * raised on c. */
+static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Comm *newcomm, MPI_Request *request,
+                      const char *fn)
 {
-    TIDE_API_ENTER();
-    static const char fn[] = "MPI_Comm_idup";
-    struct tide_comm *c = tide_comm_get(comm);
-    if (!c)
-        return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
-                        comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
-    if (!newcomm || !request)
-        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm and request must not be NULL", fn);
     struct idup *d = calloc(1, sizeof *d);
     struct tide_request *r = d ? tide_request_new(TIDE_REQ_OTHER) : NULL;
     if (!r) {
@@ -351,7 +346,6 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     }
     d->info = MPI_INFO_NULL;
     d->errhandler = MPI_ERRHANDLER_NULL;
-    struct tide_info *hints = tide_info_get(c->info);
     int rc = MPI_SUCCESS;
     if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &d->info) != MPI_SUCCESS)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
@@ -393,4 +387,36 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     idup_progress(); /* start it */
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Comm_idup";
+    struct tide_comm *c = tide_comm_get(comm);
+    if (!c)
+        return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
+                        comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    if (!newcomm || !request)
+        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm and request must not be NULL", fn);
+    return idup_start(c, tide_info_get(c->info), newcomm, request, fn);
+}
 TIDE_ALIAS(MPI_Comm_idup)
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Comm_idup_with_info";
+    struct tide_comm *c = tide_comm_get(comm);
+    if (!c)
+        return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
+                        comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    struct tide_info *hints = tide_info_get(info);
+    if (!hints)
+        return TIDE_ERR_COMM(c, MPI_ERR_INFO, "%s: invalid info object%s (argument info)", fn,
+                             info == MPI_INFO_NULL ? " MPI_INFO_NULL" : "");
+    if (!newcomm || !request)
+        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm and request must not be NULL", fn);
+    /* the hints are copied now: the caller may free info at once */
+    return idup_start(c, hints, newcomm, request, fn);
+}
+TIDE_ALIAS(MPI_Comm_idup_with_info)

@@ -54,6 +54,7 @@ typedef int MPI_Info;
 typedef int MPI_Win;
 typedef int MPI_File;
 typedef int MPI_Message;
+typedef int MPI_Session;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -76,6 +77,7 @@ typedef struct MPI_Status {
 #define TIDE_KIND_FILE 9
 #define TIDE_KIND_MESSAGE 10
 #define TIDE_KIND_KEYVAL 11
+#define TIDE_KIND_SESSION 12
 /* Predefined datatypes carry this bit so they resolve without a table. */
 #define TIDE_DATATYPE_BUILTIN_BIT (1 << 25)
 #define TIDE_BUILTIN_TYPE(n) TIDE_HANDLE(TIDE_KIND_DATATYPE, TIDE_DATATYPE_BUILTIN_BIT | (n))
@@ -98,6 +100,7 @@ typedef struct MPI_Status {
 #define MPI_MESSAGE_NO_PROC TIDE_HANDLE(TIDE_KIND_MESSAGE, 1)
 #define MPI_DATATYPE_NULL TIDE_HANDLE(TIDE_KIND_DATATYPE, 0)
 #define MPI_OP_NULL TIDE_HANDLE(TIDE_KIND_OP, 0)
+#define MPI_SESSION_NULL TIDE_HANDLE(TIDE_KIND_SESSION, 0)
 
 /* ---- Predefined datatypes ---- */
 #define MPI_CHAR TIDE_BUILTIN_TYPE(1)
@@ -264,6 +267,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
+#define MPI_ERR_SESSION 60
 #define MPI_ERR_LASTCODE 63
 
 /* ---- Other constants ---- */
@@ -281,6 +285,8 @@ typedef struct MPI_Status {
 #define MPI_MAX_INFO_VAL 1024
 #define MPI_MAX_DATAREP_STRING 128
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 
 #define MPI_IDENT 0
 #define MPI_CONGRUENT 1
@@ -328,6 +334,8 @@ typedef struct MPI_Status {
 #define MPI_TYPECLASS_COMPLEX 3
 
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
 
 #define MPI_MODE_NOCHECK 1024
 #define MPI_MODE_NOSTORE 2048
@@ -393,6 +401,7 @@ typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef void MPI_File_errhandler_function(MPI_File *file, int *errcode, ...);
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errcode, ...);
 typedef void MPI_Handler_function(MPI_Comm *comm, int *errcode, ...);
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
@@ -639,6 +648,10 @@ int MPI_Keyval_free(int *keyval);
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 
 /* Chapter 7: process topologies */
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
@@ -696,6 +709,16 @@ int MPI_Finalize(void);
 int MPI_Initialized(int *flag);
 int MPI_Abort(MPI_Comm comm, int errorcode);
 int MPI_Finalized(int *flag);
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
 
 /* Chapter 9: the info object */
 int MPI_Info_create(MPI_Info *info);
@@ -707,6 +730,8 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_free(MPI_Info *info);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 
 /* Chapter 10: process creation and management */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
@@ -850,6 +875,8 @@ MPI_Fint MPI_Op_c2f(MPI_Op op);
 MPI_Op MPI_Op_f2c(MPI_Fint op);
 MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_File MPI_File_f2c(MPI_Fint file);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
@@ -1065,6 +1092,10 @@ int PMPI_Keyval_free(int *keyval);
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
 int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph);
@@ -1118,6 +1149,16 @@ int PMPI_Finalize(void);
 int PMPI_Initialized(int *flag);
 int PMPI_Abort(MPI_Comm comm, int errorcode);
 int PMPI_Finalized(int *flag);
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int PMPI_Session_finalize(MPI_Session *session);
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
 int PMPI_Info_create(MPI_Info *info);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 int PMPI_Info_delete(MPI_Info info, const char *key);
@@ -1127,6 +1168,8 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int PMPI_Info_free(MPI_Info *info);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
@@ -1258,6 +1301,8 @@ MPI_Fint PMPI_Op_c2f(MPI_Op op);
 MPI_Op PMPI_Op_f2c(MPI_Fint op);
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint PMPI_Session_c2f(MPI_Session session);
+MPI_Session PMPI_Session_f2c(MPI_Fint session);
 MPI_Fint PMPI_File_c2f(MPI_File file);
 MPI_File PMPI_File_f2c(MPI_Fint file);
 MPI_Fint PMPI_Message_c2f(MPI_Message message);

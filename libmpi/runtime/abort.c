@@ -17,7 +17,7 @@ void tide_abort_job(int exit_code, const char *message)
     static int aborting;
     if (!aborting) {
         aborting = 1;
-        if (tide.have_pmix && tide.initialized) {
+        if (tide.have_pmix) {
             tide_pmix_abort(exit_code, message);
         } else {
             fprintf(stderr, "%s\n", message);

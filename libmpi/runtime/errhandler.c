@@ -7,6 +7,7 @@
 #include "runtime/api.h"
 #include "runtime/errhandler.h"
 #include "runtime/abort.h"
+#include "runtime/runtime.h"
 #include "comm/comm.h"
 
 #include <stdio.h>
@@ -89,11 +90,13 @@ int tide_raise_comm(struct tide_comm *comm, int code)
     if (!comm)
         comm = tide_is_active() ? tide_comm_world : NULL;
     if (!comm) {
-        /* before MPI_Init or after MPI_Finalize: say it and return */
+        /* outside the world model (before MPI_Init, after MPI_Finalize,
+         * or with sessions only): say it and return */
         char msg[MPI_MAX_ERROR_STRING];
         int len;
         if (tide_error_message(code, msg, &len) == 0)
-            fprintf(stderr, "MPI error (MPI not initialised): %s\n", msg);
+            fprintf(stderr, "MPI error (%s): %s\n",
+                    tide_runtime_users() > 0 ? "no MPI_COMM_WORLD to raise it on" : "MPI not initialised", msg);
         return code;
     }
     char where[MPI_MAX_OBJECT_NAME + 32];
@@ -117,6 +120,7 @@ static int create_eh(int kind, void (*fn)(void), MPI_Errhandler *out, const char
     struct tide_errhandler *e = calloc(1, sizeof *e);
     if (!e)
         return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", name);
+    tide_handles_reserve_predefined(); /* also before the runtime is up (sessions) */
     e->kind = kind;
     e->fn = fn;
     e->refcount = 1;
@@ -152,6 +156,13 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler
     return create_eh(TIDE_EH_FILE, (void (*)(void))fn, errhandler, "MPI_File_create_errhandler");
 }
 TIDE_ALIAS(MPI_File_create_errhandler)
+
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    TIDE_API_ENTER();
+    return create_eh(TIDE_EH_SESSION, (void (*)(void))fn, errhandler, "MPI_Session_create_errhandler");
+}
+TIDE_ALIAS(MPI_Session_create_errhandler)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {

@@ -6,7 +6,7 @@
 
 #include "mpi.h"
 
-enum tide_eh_kind { TIDE_EH_ANY = 0, TIDE_EH_COMM = 1, TIDE_EH_WIN = 2, TIDE_EH_FILE = 3 };
+enum tide_eh_kind { TIDE_EH_ANY = 0, TIDE_EH_COMM = 1, TIDE_EH_WIN = 2, TIDE_EH_FILE = 3, TIDE_EH_SESSION = 4 };
 
 struct tide_errhandler {
     int handle;

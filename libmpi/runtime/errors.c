@@ -70,6 +70,7 @@ static const char *const class_strings[] = {
     [MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "MPI_ERR_RMA_FLAVOR: passed window has the wrong flavor for the called function",
+    [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session handle",
 };
 #define NCLASS_STRINGS ((int)(sizeof class_strings / sizeof class_strings[0]))
 

@@ -23,6 +23,7 @@ IDENTITY(MPI_Op, Op)
 IDENTITY(MPI_Errhandler, Errhandler)
 IDENTITY(MPI_File, File)
 IDENTITY(MPI_Message, Message)
+IDENTITY(MPI_Session, Session)
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {

@@ -15,7 +15,7 @@
 #define TIDE_HANDLE_INDEX(h) ((unsigned)(h) & ((1u << 25) - 1))
 #define TIDE_HANDLE_CHUNK_BITS 12
 #define TIDE_HANDLE_CHUNK (1u << TIDE_HANDLE_CHUNK_BITS)
-#define TIDE_HANDLE_KINDS 12
+#define TIDE_HANDLE_KINDS 13
 #define TIDE_HANDLE_MAX_INDEX ((1u << 25) - 1)
 
 struct tide_handle_table {

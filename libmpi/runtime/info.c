@@ -10,6 +10,7 @@
  */
 #include "runtime/api.h"
 #include "runtime/info.h"
+#include "runtime/runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 static bool info_initialized;
 static struct tide_info env_info = {.handle = MPI_INFO_ENV, .predefined = true};
 static bool env_built;
-static int env_built_state = -1; /* tide.initialized when it was built */
+static int env_built_state = -1; /* whether the runtime was up when it was built */
 static char start_wdir[4096];
 
 int tide_info_init(void)
@@ -121,6 +122,29 @@ static const char *thread_level_name(int level)
     }
 }
 
+/* command and argv from the caller's arguments (MPI_Info_create_env) */
+static void env_from_args(struct tide_info *info, int argc, char **argv)
+{
+    if (argc < 1 || !argv[0])
+        return;
+    if (strlen(argv[0]) <= MPI_MAX_INFO_VAL)
+        put(info, "command", argv[0]);
+    char args[MPI_MAX_INFO_VAL + 1];
+    size_t alen = 0;
+    for (int i = 1; i < argc && argv[i]; i++) {
+        size_t l = strlen(argv[i]);
+        if (alen + (alen ? 1 : 0) + l > MPI_MAX_INFO_VAL)
+            return; /* does not fit a value: left out */
+        if (alen)
+            args[alen++] = ' ';
+        memcpy(args + alen, argv[i], l);
+        alen += l;
+    }
+    args[alen] = '\0';
+    if (alen > 0)
+        put(info, "argv", args);
+}
+
 /* command and argv from the kernel's copy of this process's arguments */
 static void env_command_line(struct tide_info *info)
 {
@@ -133,50 +157,62 @@ static void env_command_line(struct tide_info *info)
     if (n == 0)
         return;
     buf[n] = '\0';
-    size_t len0 = strlen(buf);
-    if (len0 > 0 && len0 <= MPI_MAX_INFO_VAL)
-        put(info, "command", buf);
-    char args[MPI_MAX_INFO_VAL + 1];
-    size_t alen = 0;
-    bool fits = true;
-    for (size_t p = len0 + 1; p < n; p += strlen(buf + p) + 1) {
-        size_t l = strlen(buf + p);
-        if (alen + (alen ? 1 : 0) + l > MPI_MAX_INFO_VAL) {
-            fits = false;
-            break;
-        }
-        if (alen)
-            args[alen++] = ' ';
-        memcpy(args + alen, buf + p, l);
-        alen += l;
+    char *argv[MPI_MAX_INFO_VAL * 2];
+    int argc = 0;
+    for (size_t p = 0; p < n && argc < (int)(sizeof argv / sizeof argv[0]); p += strlen(buf + p) + 1)
+        argv[argc++] = buf + p;
+    env_from_args(info, argc, argv);
+}
+
+/* Is there a thread level to tell (MPI_Init or a session holds the runtime)? */
+static bool runtime_up(void)
+{
+    return tide_runtime_users() > 0 || tide_is_active();
+}
+
+/* The environment's keys (MPI-4.0 section 11.2.2 lists them); the
+ * arguments from argv when argc >= 0, else from the kernel. Before the
+ * runtime is up, maxprocs comes from the launcher's TIDE_JOB_SIZE (1
+ * for a process started without one) and thread_level is left out. */
+static void fill_env(struct tide_info *info, int argc, char **argv)
+{
+    if (argc >= 0 && argv)
+        env_from_args(info, argc, argv);
+    else
+        env_command_line(info);
+    char num[32];
+    if (tide.size > 0) {
+        snprintf(num, sizeof num, "%u", (unsigned)tide.size);
+        put(info, "maxprocs", num);
+    } else {
+        const char *js = getenv("TIDE_JOB_SIZE");
+        put(info, "maxprocs", js && atoi(js) > 0 ? js : "1");
     }
-    args[alen] = '\0';
-    if (fits && alen > 0)
-        put(info, "argv", args);
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    if (tide.hostname[0])
+        snprintf(host, sizeof host, "%s", tide.hostname);
+    else
+        gethostname(host, sizeof host - 1);
+    if (host[0])
+        put(info, "host", host);
+    struct utsname u;
+    if (uname(&u) == 0 && u.machine[0])
+        put(info, "arch", u.machine);
+    if (start_wdir[0])
+        put(info, "wdir", start_wdir);
+    if (runtime_up())
+        put(info, "thread_level", thread_level_name(tide.thread_level));
 }
 
 static void build_env(void)
 {
-    if (env_built && env_built_state == tide.initialized)
+    int state = runtime_up();
+    if (env_built && env_built_state == state)
         return;
     clear_entries(&env_info);
-    env_command_line(&env_info);
-    char num[32];
-    if (tide.size > 0) {
-        snprintf(num, sizeof num, "%u", (unsigned)tide.size);
-        put(&env_info, "maxprocs", num);
-    }
-    if (tide.hostname[0])
-        put(&env_info, "host", tide.hostname);
-    struct utsname u;
-    if (uname(&u) == 0 && u.machine[0])
-        put(&env_info, "arch", u.machine);
-    if (start_wdir[0])
-        put(&env_info, "wdir", start_wdir);
-    if (tide.initialized)
-        put(&env_info, "thread_level", thread_level_name(tide.thread_level));
+    fill_env(&env_info, -1, NULL);
     env_built = true;
-    env_built_state = tide.initialized;
+    env_built_state = state;
 }
 
 /* ---- internal interface ---- */
@@ -488,3 +524,61 @@ int PMPI_Info_free(MPI_Info *info)
     return MPI_SUCCESS;
 }
 TIDE_ALIAS(MPI_Info_free)
+
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Info_get_string";
+    struct tide_info *i;
+    int rc = check_info(info, &i, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = check_key(key, fn)) != MPI_SUCCESS)
+        return rc;
+    if (!buflen)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: buflen must not be NULL", fn);
+    if (*buflen < 0)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: negative *buflen %d (argument buflen)", fn, *buflen);
+    if (*buflen > 0 && !value)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: value must not be NULL when *buflen is %d", fn, *buflen);
+    if (!flag)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: flag must not be NULL", fn);
+    int k = find(i, key);
+    if (k < 0) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    /* at most *buflen - 1 characters and the NUL; *buflen becomes the
+     * size the whole value needs, NUL included */
+    const char *v = i->ents[k].value;
+    size_t n = strlen(v);
+    if (*buflen > 0) {
+        size_t c = n < (size_t)*buflen - 1 ? n : (size_t)*buflen - 1;
+        memcpy(value, v, c);
+        value[c] = '\0';
+    }
+    *buflen = (int)n + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Info_get_string)
+
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Info_create_env";
+    if (!info)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: info must not be NULL", fn);
+    if (argc < 0)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: negative argc %d (argument argc)", fn, argc);
+    if (argc > 0 && !argv)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: argv must not be NULL when argc is %d", fn, argc);
+    struct tide_info *i = info_new();
+    if (!i)
+        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    /* no arguments given (C allows argc 0, argv NULL): the process's own */
+    fill_env(i, argv ? argc : -1, argv);
+    *info = i->handle;
+    return MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Info_create_env)

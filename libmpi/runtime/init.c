@@ -1,14 +1,12 @@
 /*
- * init.c: MPI_Init and MPI_Init_thread: read the runtime parameters, learn
- * who we are from PMIx (or become a singleton), bring up the datatype,
- * operation and messaging layers, exchange business cards, and build
- * MPI_COMM_WORLD and MPI_COMM_SELF. Also MPI_Initialized, MPI_Query_thread
- * and MPI_Is_thread_main.
+ * init.c: MPI_Init and MPI_Init_thread (the world model: they take the
+ * runtime, runtime.c, which a session may already have brought up).
+ * Also MPI_Initialized, MPI_Query_thread and MPI_Is_thread_main.
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"
 #include "runtime/errhandler.h"
-#include "runtime/modules.h"
+#include "runtime/runtime.h"
 #include "runtime/proc.h"
 #include "comm/comm.h"
 #include "client.h"
@@ -21,127 +19,15 @@
 
 struct tide_state tide;
 
-static size_t param_size(const char *name, size_t dflt)
-{
-    long long v = tide_config_int(name);
-    return v > 0 ? (size_t)v : dflt;
-}
-
-static void read_tuning(void)
-{
-    struct tide_tuning *t = &tide.tuning;
-    t->shm_eager_limit = param_size("shm_eager_limit", 4096);
-    t->shm_eager_limit_coll = param_size("shm_eager_limit_coll", 16384);
-    t->shm_ring_size = param_size("shm_ring_size", 262144);
-    t->shm_eager_limit_oversub = param_size("shm_eager_limit_oversub", 16384);
-    t->shm_ring_size_oversub = param_size("shm_ring_size_oversub", 524288);
-    t->shm_pipeline_chunk = param_size("shm_pipeline_chunk", 65536);
-    t->tcp_eager_limit = param_size("tcp_eager_limit", 32768);
-    t->self_eager_limit = param_size("self_eager_limit", 1 << 20);
-    t->shm_cma = tide_config_int("shm_cma") != 0;
-    t->spin_count = (int)tide_config_int("spin_count");
-    t->spin_count_oversub = (int)tide_config_int("spin_count_oversub");
-    t->block_after_us = tide_config_int("block_after_us");
-    t->pmix_timeout = (int)tide_config_int("pmix_timeout");
-    if (t->pmix_timeout <= 0)
-        t->pmix_timeout = 30;
-    t->modex_collect = tide_config_int("modex_collect") != 0;
-    snprintf(t->transports, sizeof t->transports, "%s", tide_config_get("transports"));
-    snprintf(t->tcp_if, sizeof t->tcp_if, "%s", tide_config_get("tcp_if"));
-    t->verbose = (int)tide_config_int("verbose");
-}
-
-static int identify(char *err, size_t errlen)
-{
-    if (tide_pmix_available()) {
-        struct tide_pmix_self self;
-        if (tide_pmix_init(&self, err, errlen) != 0)
-            return -1;
-        tide.have_pmix = true;
-        snprintf(tide.nspace, sizeof tide.nspace, "%s", self.nspace);
-        tide.rank = self.rank;
-        tide.size = self.job_size;
-        tide.universe_size = self.universe_size;
-        tide.appnum = self.appnum;
-        tide.local_rank = self.local_rank;
-        tide.local_size = self.local_size;
-        tide.local_peers = self.local_peers;
-        tide.spawned = self.spawned != 0;
-        snprintf(tide.parent_nspace, sizeof tide.parent_nspace, "%s", self.parent_nspace);
-        tide.parent_rank = self.parent_rank;
-        if (self.hostname[0])
-            snprintf(tide.hostname, sizeof tide.hostname, "%s", self.hostname);
-    } else {
-        char host[128] = "localhost";
-        gethostname(host, sizeof host - 1);
-        snprintf(tide.nspace, sizeof tide.nspace, "singleton.%s.%d", host, (int)getpid());
-        tide.rank = 0;
-        tide.size = 1;
-        tide.universe_size = 1;
-        tide.appnum = 0;
-        tide.local_rank = 0;
-        tide.local_size = 1;
-        tide.local_peers = calloc(1, sizeof(uint32_t));
-    }
-    if (!tide.hostname[0])
-        gethostname(tide.hostname, sizeof tide.hostname - 1);
-    const char *over = getenv("TIDE_OVERSUBSCRIBED");
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    tide.oversubscribed = (over && strcmp(over, "1") == 0) ||
-                          (ncpu > 0 && (long)tide.local_size > ncpu);
-    const char *jobdir = getenv("TIDE_JOB_DIR");
-    if (jobdir)
-        snprintf(tide.session_dir, sizeof tide.session_dir, "%s", jobdir);
-    tide.me = tide_proc_get(tide.nspace, tide.rank);
-    if (!tide.me) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    tide.me->local = true;
-    tide.me->locality_known = true;
-    for (uint32_t i = 0; i < tide.local_size && tide.local_peers; i++) {
-        struct tide_proc *p = tide_proc_get(tide.nspace, tide.local_peers[i]);
-        if (p) {
-            p->local = true;
-            p->locality_known = true;
-        }
-    }
-    return 0;
-}
-
 static int init_common(int required, int *provided, const char *fn)
 {
     if (tide.initialized) {
         fprintf(stderr, "%s: MPI is already initialised\n", fn);
         return tide_err(MPI_ERR_OTHER, "%s: MPI is already initialised", fn);
     }
-    char err[512];
-    tide_config_load(NULL, err, sizeof err);
-    read_tuning();
-    tide.main_thread = pthread_self();
-    tide_handles_reserve_predefined();
-    tide_errhandler_init();
-    if (identify(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: cannot join the job: %s\n", fn, err);
-        return tide_err(MPI_ERR_OTHER, "%s: cannot join the job: %s", fn, err);
-    }
-    tide_attr_init_predefined();
-    if (tide_modules_init(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", fn, err);
-        return tide_err(MPI_ERR_OTHER, "%s: %s", fn, err);
-    }
-    if (tide_comm_init_predefined() != 0) {
-        fprintf(stderr, "%s: cannot create MPI_COMM_WORLD\n", fn);
-        return tide_err(MPI_ERR_NO_MEM, "%s: cannot create MPI_COMM_WORLD", fn);
-    }
-    if (tide_modules_wireup(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", fn, err);
-        return tide_err(MPI_ERR_OTHER, "%s: %s", fn, err);
-    }
-    if (required < MPI_THREAD_SINGLE)
-        required = MPI_THREAD_SINGLE;
-    tide.thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
-    tide_thread_multiple = tide.thread_level == MPI_THREAD_MULTIPLE;
+    int rc = tide_runtime_acquire(required, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (provided)
         *provided = tide.thread_level;
     tide.initialized = 1;

@@ -37,7 +37,10 @@ int tide_modules_wireup(char *err, size_t errlen)
     if (!tide.have_pmix)
         return 0;
     const char *card = tide_card_text();
-    if (tide_pmix_put("tide.card", card, strlen(card) + 1) != 0 || tide_pmix_commit() != 0) {
+    char key[32];
+    snprintf(key, sizeof key, "tide.card.%u", (unsigned)tide.incarnation);
+    if (tide_pmix_put("tide.card", card, strlen(card) + 1) != 0 ||
+        (tide.incarnation > 0 && tide_pmix_put(key, card, strlen(card) + 1) != 0) || tide_pmix_commit() != 0) {
         snprintf(err, errlen, "cannot publish this process's business card through PMIx");
         return -1;
     }

@@ -63,6 +63,21 @@ int tide_proc_cmp(const struct tide_proc *a, const struct tide_proc *b)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+void tide_proc_table_forget_transports(void)
+{
+    for (int i = 0; i < PROC_BUCKETS; i++)
+        for (struct tide_proc *p = buckets[i]; p; p = p->hash_next) {
+            p->tx = NULL;
+            p->tx_state = NULL;
+            p->tcp_state = NULL;
+            free(p->card);
+            p->card = NULL;
+            p->card_len = 0;
+            p->no_get = p->get_ok = false;
+            p->msg_max = 0;
+        }
+}
+
 void tide_proc_table_free(void)
 {
     for (int i = 0; i < PROC_BUCKETS; i++) {

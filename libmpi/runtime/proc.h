@@ -45,6 +45,9 @@ struct tide_proc *tide_proc_find(const char *nspace, uint32_t rank);
 /* Mark a process failed (from a PMIx event). */
 void tide_proc_mark_failed(const char *nspace, uint32_t rank);
 void tide_proc_table_free(void);
+/* The transports went down: every process is to be reached afresh (its
+ * business card fetched again) when they come up again. */
+void tide_proc_table_forget_transports(void);
 /* Total order for building groups deterministically. */
 int tide_proc_cmp(const struct tide_proc *a, const struct tide_proc *b);
 

@@ -56,12 +56,14 @@ struct tide_state {
     char hostname[MPI_MAX_PROCESSOR_NAME];
     char session_dir[4096];  /* per-job directory for shared-memory files */
     struct tide_proc *me;
+    uint32_t incarnation;    /* how many times the runtime went down before (runtime.c) */
     struct tide_tuning tuning;
 };
 
 extern struct tide_state tide;
 
-/* True between MPI_Init and MPI_Finalize. */
+/* True between MPI_Init and MPI_Finalize (the world model; sessions may
+ * hold the runtime up outside it, runtime.h). */
 static inline bool tide_is_active(void)
 {
     return tide.initialized && !tide.finalized;

@@ -128,7 +128,14 @@ int tide_card_of(struct tide_proc *p, struct tide_card *out)
             return -1;
         void *data = NULL;
         size_t len = 0;
-        if (tide_pmix_get(p->nspace, p->rank, "tide.card", &data, &len, tide.tuning.pmix_timeout) != 0)
+        /* a process of this job brought up again publishes its new card
+         * under a key of its own (runtime.c): every process of the job
+         * has been brought up as many times, the start-up fences being
+         * over the whole job */
+        char key[32] = "tide.card";
+        if (tide.incarnation > 0 && strcmp(p->nspace, tide.nspace) == 0)
+            snprintf(key, sizeof key, "tide.card.%u", (unsigned)tide.incarnation);
+        if (tide_pmix_get(p->nspace, p->rank, key, &data, &len, tide.tuning.pmix_timeout) != 0)
             return -1;
         if (len == 0 || ((char *)data)[len - 1] != '\0') {
             free(data);

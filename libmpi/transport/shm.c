@@ -587,6 +587,7 @@ static void shm_finalize(void)
     me.in = NULL;
     me.tracked = NULL;
     me.nin = 0;
+    me.seen_gen = 0; /* a new segment's generation starts again at 0 */
 }
 
 struct tide_transport tide_shm_transport = {

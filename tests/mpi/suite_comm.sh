@@ -32,3 +32,11 @@ tcase topo.cart.nodes -out "topo_cart: ok on 6 ranks" -- env TIDE_SIM_NODES=3 $M
 tcase topo.graph.1 -out "topo_graph: ok on 1 ranks" -- $MPIEXEC -n 1 $TB/topo_graph
 tcase topo.graph.4 -out "topo_graph: ok on 4 ranks" -- $MPIEXEC -n 4 $TB/topo_graph
 tcase topo.graph.7 -out "topo_graph: ok on 7 ranks" -- $MPIEXEC -n 7 $TB/topo_graph
+tcase comm.idup-info.1 -t 30 -out "comm_idup_info: ok on 1 ranks" -- $MPIEXEC -n 1 $TB/comm_idup_info
+tcase comm.idup-info.4 -t 60 -out "comm_idup_info: ok on 4 ranks" -- $MPIEXEC -n 4 $TB/comm_idup_info
+tcase comm.idup-info.nodes -t 60 -out "comm_idup_info: ok on 3 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 3 $TB/comm_idup_info
+tcase comm.split-hw.1 -t 30 -out "comm_split_hw: ok on 1 ranks" -- $MPIEXEC -n 1 $TB/comm_split_hw
+tcase comm.split-hw.4 -t 60 -out "comm_split_hw: ok on 4 ranks" -- $MPIEXEC -n 4 $TB/comm_split_hw
+tcase comm.split-hw.bound -t 60 -out "comm_split_hw: ok on 4 ranks \(bound\)" -- $MPIEXEC -n 4 $TB/comm_split_hw bind
+tcase comm.split-hw.nodes -t 60 -out "unguided: mpi_shared_memory, 2 of 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/comm_split_hw bind
+tcase comm.split-hw.singleton -t 30 -out "comm_split_hw: ok on 1 ranks" -- $TB/comm_split_hw

@@ -119,6 +119,20 @@ tcheck rt.bad.cleanup rt_no_leftovers "$TB/rt_env"
 
 unset TIDE_TMPDIR
 
+
 # mpicc links Tide's libmpi whatever -L the user adds, and a program built
 # with Tide's mpi.h refuses another implementation's libmpi
 tcase rt.mpicc.own-libmpi -t 60 -out "check-mpicc: ok" -- sh "$S/tests/check-mpicc.sh" "$B" "$S"
+
+# the sessions model
+tcase session.only.1 -t 30 -out "session_basic: ok \(only\) on 1 ranks" -- $MPIEXEC -n 1 $TB/session_basic 1 only
+tcase session.only.4 -t 60 -out "session_basic: ok \(only\) on 4 ranks" -- $MPIEXEC -n 4 $TB/session_basic 4 only
+tcase session.only.singleton -t 30 -out "session_basic: ok \(only\) on 1 ranks" -- $TB/session_basic 1 only
+tcase session.only.nodes -t 60 -out "session_basic: ok \(only\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 only
+tcase session.twice.3 -t 60 -out "session_basic: ok \(twice\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 twice
+tcase session.twice.tcp -t 60 -out "session_basic: ok \(twice\) on 3 ranks" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 3 $TB/session_basic 3 twice
+tcase session.twice.nodes -t 60 -out "session_basic: ok \(twice\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 twice
+tcase session.twice.singleton -t 30 -out "session_basic: ok \(twice\) on 1 ranks" -- $TB/session_basic 1 twice
+tcase session.world.3 -t 60 -out "session_basic: ok \(world\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 world
+tcase session.world.nodes -t 60 -out "session_basic: ok \(world\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 world
+tcase session.after.2 -t 60 -out "session_basic: ok \(after\) on 2 ranks" -- $MPIEXEC -n 2 $TB/session_basic 2 after
