@@ -347,7 +347,7 @@ static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Co
     d->info = MPI_INFO_NULL;
     d->errhandler = MPI_ERRHANDLER_NULL;
     int rc = MPI_SUCCESS;
-    if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &d->info) != MPI_SUCCESS)
+    if (tide_comm_hints_take(&d->info, hints) != MPI_SUCCESS)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc == MPI_SUCCESS)
         d->copy_err = tide_attr_copy_all(TIDE_ATTR_COMM, c->handle, c->attrs, &d->attrs);

@@ -9,7 +9,8 @@
  * the hints in use): tide_coll_tuning (overrides of the collectives'
  * algorithm table, coll/select.c), which Tide acts on, and the standard's
  * assertions mpi_assert_*, which it accepts and reports (they allow
- * optimisations; Tide makes none of them yet).
+ * optimisations; Tide makes none of them yet), and mpi_hw_resource_type,
+ * which MPI_Comm_split_type sets on the communicators it makes.
  */
 #include "runtime/api.h"
 #include "runtime/info.h"
@@ -19,7 +20,7 @@
 
 static const char *const known_hints[] = {
     "tide_coll_tuning",        "mpi_assert_no_any_tag",       "mpi_assert_no_any_source",
-    "mpi_assert_exact_length", "mpi_assert_allow_overtaking", NULL,
+    "mpi_assert_exact_length", "mpi_assert_allow_overtaking", "mpi_hw_resource_type", NULL,
 };
 
 bool tide_comm_hint_known(const char *key)
