@@ -27,3 +27,9 @@ p2p_all nocma env TIDE_SHM_CMA=0
 p2p_all nodes env TIDE_SIM_NODES=2
 tcase p2p.singleton -- $TB/p2p_cancel
 tcase p2p.singleton-bsend -- $TB/p2p_bsend_cancel
+# matched probes from several threads of each process: a message goes to
+# its one handle exactly once; the second case has the waiting threads
+# fall asleep at once, where a thread that sleeps finds its message
+# delivered by another one
+tcase p2p.mprobe-threads -t 120 -out "p2p_mprobe_threads: ok" -- $MPIEXEC -n 2 $TB/p2p_mprobe_threads 1500 1
+tcase p2p.mprobe-threads.sleepy -t 60 -out "p2p_mprobe_threads: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/p2p_mprobe_threads 300 0
