@@ -63,13 +63,16 @@ struct probe_wait {
     struct tide_comm *c;
     int source, tag;
     struct tide_unexpected *u;
-    bool take;
 };
 
+/* The waiting loop's question: it only looks (the loop may ask again
+ * after the answer was yes). MPI_Mprobe takes the message after the wait,
+ * with the lock still held since the look, so no other thread can have
+ * matched it in between. */
 static bool probe_found(void *arg)
 {
     struct probe_wait *w = arg;
-    w->u = find(w->c, w->source, w->tag, w->take);
+    w->u = find(w->c, w->source, w->tag, false);
     return w->u != NULL;
 }
 
@@ -110,7 +113,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct probe_wait w = {c, source, tag, NULL, false};
+    struct probe_wait w = {c, source, tag, NULL};
     tide_progress_until(probe_found, &w);
     status_of(w.u, status);
     return MPI_SUCCESS;
@@ -173,8 +176,9 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct probe_wait w = {c, source, tag, NULL, true};
+    struct probe_wait w = {c, source, tag, NULL};
     tide_progress_until(probe_found, &w);
+    tide_match_remove(tide_matchq_find(c->context_id), w.u);
     status_of(w.u, status);
     rc = make_message(c, w.u, message);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;

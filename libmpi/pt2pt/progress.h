@@ -13,7 +13,10 @@
 
 /* One pass over everything; returns how much happened. */
 int tide_progress(void);
-/* Progress until done(arg) is true. */
+/* Progress until done(arg) is true. done is asked any number of times,
+ * also again after it has said true, so it must only look, never take
+ * or change anything; it returns with the library lock held since the
+ * last true answer, so what done saw is still there. */
 void tide_progress_until(bool (*done)(void *), void *arg);
 /* Progress until *flag becomes true. */
 void tide_progress_wait_flag(volatile bool *flag);

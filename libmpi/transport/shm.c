@@ -467,12 +467,16 @@ static void scan_slots(void)
         }
         i++;
     }
+    /* new rings; a ring may also be closed already (its sender wrote its
+     * messages and ended between two of our looks): its messages are
+     * delivered all the same, then its slot is free again */
     for (uint32_t s = 0; s < me.nslots; s++) {
         if (me.tracked[s])
             continue;
         uint8_t *a = area(me.base, me.hdr, (int)s);
         struct tide_ring_ctrl *c = (struct tide_ring_ctrl *)a;
-        if (atomic_load_explicit(&c->state, memory_order_acquire) != 2)
+        uint32_t state = atomic_load_explicit(&c->state, memory_order_acquire);
+        if (state != 2 && state != 3)
             continue;
         char ns[256];
         memcpy(ns, c->sender_nspace, sizeof ns);
@@ -485,6 +489,12 @@ static void scan_slots(void)
         in->from = from;
         in->slot = (int)s;
         me.tracked[s] = true;
+        if (state == 3) {
+            deliver_ring(in, 1 << 30);
+            atomic_store_explicit(&c->state, 0, memory_order_release);
+            me.tracked[s] = false;
+            me.nin--;
+        }
     }
 }
 

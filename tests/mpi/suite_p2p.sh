@@ -31,3 +31,9 @@ tcase p2p.isendrecv.2 -t 120 -out "p2p_isendrecv: ok" -- $MPIEXEC -n 2 $TB/p2p_i
 tcase p2p.singleton-isendrecv -out "p2p_isendrecv: ok" -- $TB/p2p_isendrecv
 tcase p2p.singleton -- $TB/p2p_cancel
 tcase p2p.singleton-bsend -- $TB/p2p_bsend_cancel
+# matched probes from several threads of each process: a message goes to
+# its one handle exactly once; the second case has the waiting threads
+# fall asleep at once, where a thread that sleeps finds its message
+# delivered by another one
+tcase p2p.mprobe-threads -t 120 -out "p2p_mprobe_threads: ok" -- $MPIEXEC -n 2 $TB/p2p_mprobe_threads 1500 1
+tcase p2p.mprobe-threads.sleepy -t 60 -out "p2p_mprobe_threads: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/p2p_mprobe_threads 300 0
