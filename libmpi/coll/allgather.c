@@ -14,6 +14,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
@@ -31,8 +32,8 @@ struct blocks {
     void *buf;
     struct tide_datatype *dt;
     size_t rcount;        /* even blocks */
-    const int *counts;    /* v-blocks (NULL: even) */
-    const int *displs;
+    const MPI_Count *counts;    /* v-blocks (NULL: even) */
+    const MPI_Aint *displs;
 };
 
 static size_t blk_count(const struct blocks *b, int i)
@@ -336,7 +337,7 @@ void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const v
 }
 
 static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
-                             struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                             struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                              struct tide_datatype *rdt, int alg, int step)
 {
     struct blocks b = {.buf = rbuf, .dt = rdt, .counts = rcounts, .displs = displs};
@@ -382,12 +383,15 @@ static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, cons
 
 struct agargs {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *displs;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *displs;
     struct tide_datatype *rdt;
+    const int *ircounts, *idispls; /* the int form's arrays (widened into rcounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 /* shm_block: for a blocking call (even blocks), the bytes each rank puts
@@ -473,11 +477,11 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs
                              0);
 }
 
-int tide_coll_allgather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_allgather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                         struct tide_datatype *rdt, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
-    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt};
+    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, NULL, NULL, {{NULL}, 0}};
     int rc = allgather_direct_run(c, &a);
     if (rc >= 0)
         return rc;
@@ -503,7 +507,9 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
         return rc;
     int nblk = c->is_inter ? c->remote_size : c->size;
     if (vform) {
-        if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+        if ((a->ircounts &&
+             (rc = tide_coll_widen(&a->wide, a->ircounts, a->idispls, nblk, fn, &a->rcounts, &a->displs))) ||
+            (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
             (rc = tide_coll_check_counts(a->rcounts, a->displs, nblk, a->rdt, true, fn, "recvcounts", "displs")))
             return rc;
         if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
@@ -532,7 +538,7 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+static int run_api(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
                  bool vform, MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
@@ -563,11 +569,27 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, bool nonblocking)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_allgather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                       MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs, MPI_Datatype rtype,
+                       MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct agargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+}
+
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, false);
 }
 TIDE_ALIAS(MPI_Allgather)
@@ -576,7 +598,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, true);
 }
 TIDE_ALIAS(MPI_Iallgather)
@@ -585,7 +607,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, false);
 }
 TIDE_ALIAS(MPI_Allgatherv)
@@ -595,7 +617,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, true);
 }
 TIDE_ALIAS(MPI_Iallgatherv)

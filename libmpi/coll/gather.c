@@ -10,6 +10,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 
@@ -104,7 +105,7 @@ void tide_gather_build(struct tide_sched *s, const struct tide_cv *v, const void
 }
 
 static void gatherv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
-                           struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                           struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                            struct tide_datatype *rdt, int root, int step)
 {
     int n = v->n, me = v->me;
@@ -127,13 +128,16 @@ static void gatherv_linear(struct tide_sched *s, const struct tide_cv *v, const 
 
 struct gargs {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *displs;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *displs;
     struct tide_datatype *rdt;
     int root;
+    const int *ircounts, *idispls; /* the int form's arrays (widened into rcounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 static void build(struct tide_sched *s, struct tide_comm *c, const struct gargs *a, bool vform)
@@ -161,14 +165,14 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct gargs 
                           alg, 0);
 }
 
-int tide_coll_gather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_gather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                      struct tide_datatype *rdt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Gather: out of memory");
-    struct gargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root};
+    struct gargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, NULL, NULL, {{NULL}, 0}};
     build(s, c, &a, false);
     return tide_sched_run(s);
 }
@@ -202,7 +206,9 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     if (is_root) {
         int nblk = c->is_inter ? c->remote_size : c->size;
         if (vform) {
-            if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            if ((a->ircounts &&
+                 (rc = tide_coll_widen(&a->wide, a->ircounts, a->idispls, nblk, fn, &a->rcounts, &a->displs))) ||
+                (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
                 (rc = tide_coll_check_counts(a->rcounts, a->displs, nblk, a->rdt, true, fn, "recvcounts",
                                              "displs")))
                 return rc;
@@ -225,7 +231,7 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     return MPI_SUCCESS;
 }
 
-static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
                  bool vform, MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
@@ -254,11 +260,27 @@ static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Dataty
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, bool nonblocking)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_gather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                    MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs, MPI_Datatype rtype, int root,
+                    MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct gargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+}
+
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Gather", &a, sendtype, recvtype, comm, false, NULL, false);
 }
 TIDE_ALIAS(MPI_Gather)
@@ -267,7 +289,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Igather", &a, sendtype, recvtype, comm, false, request, true);
 }
 TIDE_ALIAS(MPI_Igather)
@@ -276,7 +298,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Gatherv", &a, sendtype, recvtype, comm, true, NULL, false);
 }
 TIDE_ALIAS(MPI_Gatherv)
@@ -286,7 +308,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Igatherv", &a, sendtype, recvtype, comm, true, request, true);
 }
 TIDE_ALIAS(MPI_Igatherv)

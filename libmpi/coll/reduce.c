@@ -14,6 +14,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 #include "op/op.h"
@@ -248,7 +249,7 @@ void tide_reduce_build(struct tide_sched *s, const struct tide_cv *v, const void
 
 /* ---- MPI functions ---- */
 
-static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                   struct tide_datatype *dt, struct tide_op *op, int root)
 {
     if (c->is_inter) {
@@ -263,7 +264,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
     tide_reduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, root, tide_coll_select(&sel), 0);
 }
 
-int tide_coll_reduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+int tide_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_datatype *dt, struct tide_op *op,
                      int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
@@ -274,7 +275,7 @@ int tide_coll_reduce(const void *sbuf, void *rbuf, int count, struct tide_dataty
     return tide_sched_run(s);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                  MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
@@ -323,6 +324,12 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     build(s, c, sbuf, rbuf, active ? count : 0, dt, o, root);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_reduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, nonblocking);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,

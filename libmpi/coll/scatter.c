@@ -9,6 +9,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 
@@ -101,8 +102,8 @@ void tide_scatter_build(struct tide_sched *s, const struct tide_cv *v, const voi
         scatter_linear(s, v, sbuf, scount, sdt, rbuf, rcount, rdt, root, step);
 }
 
-static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, const int *scounts,
-                            const int *displs, struct tide_datatype *sdt, void *rbuf, size_t rcount,
+static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, const MPI_Count *scounts,
+                            const MPI_Aint *displs, struct tide_datatype *sdt, void *rbuf, size_t rcount,
                             struct tide_datatype *rdt, int root, int step)
 {
     int n = v->n, me = v->me;
@@ -125,13 +126,16 @@ static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const
 
 struct sargs {
     const void *sbuf;
-    int scount;
-    const int *scounts, *displs;
+    MPI_Count scount;
+    const MPI_Count *scounts;
+    const MPI_Aint *displs;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
+    MPI_Count rcount;
     struct tide_datatype *rdt;
     int root;
+    const int *iscounts, *idispls; /* the int form's arrays (widened into scounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 static void build(struct tide_sched *s, struct tide_comm *c, const struct sargs *a, bool vform)
@@ -159,14 +163,14 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct sargs 
                            a->root, alg, 0);
 }
 
-int tide_coll_scatter(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_scatter(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                       struct tide_datatype *rdt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Scatter: out of memory");
-    struct sargs a = {sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root};
+    struct sargs a = {sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, NULL, NULL, {{NULL}, 0}};
     build(s, c, &a, false);
     return tide_sched_run(s);
 }
@@ -198,7 +202,9 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
     if (is_root) {
         int nblk = c->is_inter ? c->remote_size : c->size;
         if (vform) {
-            if ((rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
+            if ((a->iscounts &&
+                 (rc = tide_coll_widen(&a->wide, a->iscounts, a->idispls, nblk, fn, &a->scounts, &a->displs))) ||
+                (rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_counts(a->scounts, a->displs, nblk, a->sdt, false, fn, "sendcounts",
                                              "displs")))
                 return rc;
@@ -221,7 +227,7 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
     return MPI_SUCCESS;
 }
 
-static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+static int run_api(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
                  bool vform, MPI_Request *request, bool nonblocking)
 {
     struct tide_comm *c;
@@ -250,11 +256,27 @@ static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Dataty
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, bool nonblocking)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_scatter_api(const char *fn, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                     const MPI_Aint *displs, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                     int root, MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct sargs a = {sbuf, scount, scounts, displs, NULL, rbuf, rcount, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+}
+
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Scatter", &a, sendtype, recvtype, comm, false, NULL, false);
 }
 TIDE_ALIAS(MPI_Scatter)
@@ -263,7 +285,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Iscatter", &a, sendtype, recvtype, comm, false, request, true);
 }
 TIDE_ALIAS(MPI_Iscatter)
@@ -272,7 +294,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, 0, sendcounts, displs, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
     return start("MPI_Scatterv", &a, sendtype, recvtype, comm, true, NULL, false);
 }
 TIDE_ALIAS(MPI_Scatterv)
@@ -282,7 +304,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, 0, sendcounts, displs, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
     return start("MPI_Iscatterv", &a, sendtype, recvtype, comm, true, request, true);
 }
 TIDE_ALIAS(MPI_Iscatterv)
