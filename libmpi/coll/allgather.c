@@ -21,6 +21,7 @@
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -498,8 +499,7 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     int rc;
     if (c->is_inter && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator"))))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (a->sbuf != MPI_IN_PLACE &&
         ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -523,6 +523,13 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
             (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
             return rc;
     }
+    if (a->sbuf != MPI_IN_PLACE &&
+        (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                 vform ? &(struct tide_coll_blocks){.n = nblk, .counts = a->rcounts,
+                                                                    .displs = a->displs, .dt = a->rdt}
+                                       : TIDE_COLL_BLOCK((long long)a->rcount * nblk, a->rdt),
+                                 fn)))
+        return rc;
     if (!c->is_inter && a->sbuf != MPI_IN_PLACE && a->sbuf && a->scount > 0 && a->sdt->size > 0) {
         /* sendbuf at the place of this rank's own block in recvbuf */
         long long own = vform ? (long long)a->displs[c->rank] * a->rdt->extent
@@ -538,19 +545,67 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int run_api(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct agargs *a,
+                        bool vform)
 {
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = vform || c->is_inter ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, vform);
+}
+
+/* what a persistent allgather keeps */
+struct allgather_kept {
+    struct agargs a;
+    bool vform;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct allgather_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->vform);
+}
+
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
+static int keep(const char *fn, struct tide_comm *c, const struct agargs *a, bool vform, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct allgather_kept k = {*a, vform};
+    k.a.ircounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
+    if (vform) {
+        size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
+        k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int run_api(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     rc = check(fn, c, a, stype, rtype, vform);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, vform, request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && !vform && (rc = allgather_direct_run(c, a)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
@@ -559,20 +614,15 @@ static int run_api(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Dat
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = vform || c->is_inter ? -1
-                                                     : (long long)a->rcount * (long long)a->rdt->size};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, a, vform);
+    agree_build(s, c, fn, a, vform);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
 static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
-    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
     tide_coll_wide_free(&a->wide);
     return rc;
 }
@@ -582,7 +632,7 @@ int tide_allgather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_D
                        MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
 {
     struct agargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, NULL, NULL, {{NULL}, 0}};
-    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -590,7 +640,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, false);
+    return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgather)
 
@@ -599,7 +649,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, true);
+    return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgather)
 
@@ -608,7 +658,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
-    return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, false);
+    return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgatherv)
 
@@ -618,6 +668,33 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     TIDE_API_ENTER();
     struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
-    return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, true);
+    return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgatherv)
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Allgather_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Allgather_init)
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Allgatherv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Allgatherv_init)

@@ -28,6 +28,7 @@
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 #include "op/op.h"
 
 
@@ -472,41 +473,66 @@ int tide_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, struct ti
     return tide_sched_run(s);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request, bool nonblocking)
+struct allreduce_args {
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count count;
+    struct tide_datatype *dt;
+    struct tide_op *o;
+    MPI_Op op;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
 {
+    const struct allreduce_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)a->count * (long long)a->dt->size, .op = a->op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a->sbuf, a->rbuf, a->count, a->dt, a->o);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     if (c->is_inter)
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
-    if (!rc)
-        rc = tide_coll_no_alias(sbuf, rbuf, fn);
     if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
-        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))
-        rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))) &&
+        !(rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf")))
+        rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    struct allreduce_args a = {sbuf, rbuf, count, dt, o, op};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (!p)
+            return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        tide_pcoll_hold_dt(p, dt);
+        tide_pcoll_hold_op(p, o);
+        rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = allreduce_direct_run(c, sbuf, rbuf, count, dt, o)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)count * (long long)dt->size, .op = op};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, sbuf, rbuf, count, dt, o);
+    agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
@@ -514,13 +540,13 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 int tide_allreduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, comm, request, nonblocking);
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, NULL, false);
+    return start("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allreduce)
 
@@ -528,6 +554,18 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request, true);
+    return start("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallreduce)
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Allreduce_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, count, datatype, op, comm, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Allreduce_init)

@@ -18,6 +18,7 @@
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -368,8 +369,7 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
     int n = c->is_inter ? c->remote_size : c->size;
     if (c->is_inter && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "not on an intercommunicator")))
         return rc;
-    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-        (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))
+    if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (f == F_EVEN) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
@@ -378,7 +378,9 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
         if (a->sbuf != MPI_IN_PLACE) {
             if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")) ||
-                (!c->is_inter && (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn))))
+                (!c->is_inter && (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn))) ||
+                (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK((long long)a->scount * n, a->sdt), a->rbuf,
+                                         TIDE_COLL_BLOCK((long long)a->rcount * n, a->rdt), fn)))
                 return rc;
         } else {
             a->sdt = a->rdt;
@@ -399,8 +401,12 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
                 (rc = tide_coll_check_counts(a->scounts, a->sdispls, n, a->sdt, false, fn, "sendcounts",
                                              "sdispls")))
                 return rc;
-            if (!c->is_inter &&
-                (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+            if ((!c->is_inter &&
+                 (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcounts[c->rank], a->rdt, fn))) ||
+                (rc = tide_coll_no_alias(
+                     a->sbuf, &(struct tide_coll_blocks){.n = n, .counts = a->scounts, .displs = a->sdispls, .dt = a->sdt},
+                     a->rbuf, &(struct tide_coll_blocks){.n = n, .counts = a->rcounts, .displs = a->rdispls, .dt = a->rdt},
+                     fn)))
                 return rc;
         } else {
             a->sdt = a->rdt;
@@ -418,9 +424,13 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
         if ((rc = tide_coll_check_countsw(a->scounts, a->sdispls, stypes, n, false, fn, "sendcounts", "sdispls",
                                           "sendtypes", a->sdts)))
             return rc;
-        if (!c->is_inter &&
-            (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdts[c->rank], a->rcounts[c->rank],
-                                      a->rdts[c->rank], fn)))
+        if ((!c->is_inter &&
+             (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdts[c->rank], a->rcounts[c->rank],
+                                       a->rdts[c->rank], fn))) ||
+            (rc = tide_coll_no_alias(
+                 a->sbuf, &(struct tide_coll_blocks){.n = n, .counts = a->scounts, .displs = a->sdispls, .dts = a->sdts},
+                 a->rbuf, &(struct tide_coll_blocks){.n = n, .counts = a->rcounts, .displs = a->rdispls, .dts = a->rdts},
+                 fn)))
             return rc;
     } else {
         memcpy(a->sdts, a->rdts, (size_t)n * sizeof *a->sdts);
@@ -429,22 +439,88 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
-                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
-                 MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct aaargs *a,
+                        enum form f)
 {
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = f != F_EVEN || c->is_inter
+                                                     ? -1
+                                                     : (long long)a->rcount * (long long)a->rdt->size};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, f);
+}
+
+/* what a persistent alltoall keeps */
+struct alltoall_kept {
+    struct aaargs a;
+    enum form f;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct alltoall_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->f);
+}
+
+/* An _init call: the request keeps the checked arguments (copies of the
+ * wide arrays; the caller still frees a->sdts and a->rdts). */
+static int keep(const char *fn, struct tide_comm *c, const struct aaargs *a, enum form f, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct alltoall_kept k = {*a, f};
+    size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+    k.a.scounts = k.a.rcounts = NULL;
+    k.a.sdispls = k.a.rdispls = NULL;
+    k.a.iscounts = k.a.isdispls = k.a.ircounts = k.a.irdispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
+    k.a.sdts = k.a.rdts = NULL;
+    if (f != F_EVEN) {
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
+        k.a.rdispls = tide_pcoll_keep(p, a->rdispls, n * sizeof *a->rdispls);
+        if (a->sbuf != MPI_IN_PLACE) {
+            k.a.scounts = tide_pcoll_keep(p, a->scounts, n * sizeof *a->scounts);
+            k.a.sdispls = tide_pcoll_keep(p, a->sdispls, n * sizeof *a->sdispls);
+        }
+    }
+    if (f == F_W) {
+        k.a.sdts = tide_pcoll_keep(p, a->sdts, n * sizeof *a->sdts);
+        k.a.rdts = tide_pcoll_keep(p, a->rdts, n * sizeof *a->rdts);
+        for (size_t i = 0; i < n; i++) {
+            tide_pcoll_hold_dt(p, a->sdts[i]);
+            tide_pcoll_hold_dt(p, a->rdts[i]);
+        }
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                   const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
+                   MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(a->sdts);
         free(a->rdts);
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, f, request);
+        free(a->sdts);
+        free(a->rdts);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = f == F_EVEN ? alltoall_direct_run(c, a) : alltoallvw_get_run(c, a, f)) >= 0) {
         free(a->sdts);
@@ -457,13 +533,7 @@ static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Dat
         free(a->rdts);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = f != F_EVEN || c->is_inter
-                                                     ? -1
-                                                     : (long long)a->rcount * (long long)a->rdt->size};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, a, f);
+    agree_build(s, c, fn, a, f);
     free(a->sdts);
     free(a->rdts);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
@@ -472,9 +542,9 @@ static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Dat
 
 static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
                  const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
-                 MPI_Request *request, bool nonblocking)
+                 MPI_Request *request, enum tide_coll_mode mode)
 {
-    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, nonblocking);
+    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, mode);
     tide_coll_wide_free(&a->wide);
     return rc;
 }
@@ -483,7 +553,7 @@ int tide_alltoall_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Da
                       MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
     struct aaargs a = {.sbuf = sbuf, .scount = scount, .rbuf = rbuf, .rcount = rcount};
-    return start(fn, &a, stype, rtype, NULL, NULL, comm, F_EVEN, request, nonblocking);
+    return start(fn, &a, stype, rtype, NULL, NULL, comm, F_EVEN, request, tide_coll_mode_of(nonblocking));
 }
 
 int tide_alltoallv_api(const char *fn, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
@@ -493,7 +563,8 @@ int tide_alltoallv_api(const char *fn, const void *sbuf, const MPI_Count *scount
 {
     struct aaargs a = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .rbuf = rbuf, .rcounts = rcounts,
                        .rdispls = rdispls};
-    return start(fn, &a, stype, rtype, stypes, rtypes, comm, wform ? F_W : F_V, request, nonblocking);
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, wform ? F_W : F_V, request,
+                 tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -501,7 +572,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Alltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, NULL, false);
+    return start("MPI_Alltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoall)
 
@@ -510,7 +581,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Ialltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, true);
+    return start("MPI_Ialltoall", &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoall)
 
@@ -520,7 +591,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                        .ircounts = recvcounts, .irdispls = rdispls};
-    return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, false);
+    return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoallv)
 
@@ -531,7 +602,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     TIDE_API_ENTER();
     struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                        .ircounts = recvcounts, .irdispls = rdispls};
-    return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, true);
+    return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoallv)
 
@@ -543,7 +614,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                        .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, NULL,
-                 false);
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoallw)
 
@@ -555,6 +626,50 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                        .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Ialltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W,
-                 request, true);
+                 request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoallw)
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoall_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, F_EVEN, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoall_init)
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoallv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoallv_init)
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Alltoallw_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
+    return start(fn, &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, request,
+                 TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Alltoallw_init)

@@ -14,6 +14,7 @@
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 static void zsend(struct tide_sched *s, const struct tide_cv *v, int to, int step)
 {
@@ -231,3 +232,29 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 TIDE_ALIAS(MPI_Ibarrier)
+
+static void barrier_pbuild(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    (void)args;
+    agree(s, c, fn);
+    barrier_build(s, c);
+}
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Barrier_init";
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, true);
+    if ((rc = tide_pcoll_check_info(info, fn)) || (rc = tide_coll_check_request(request, fn)))
+        return tide_raise_comm(c, rc);
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, barrier_pbuild);
+    if (!p)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    rc = tide_pcoll_commit(p, NULL, request);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+TIDE_ALIAS(MPI_Barrier_init)

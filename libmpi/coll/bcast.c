@@ -13,6 +13,7 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 #include "coll/shm_coll.h"
 #include "coll/shm_get.h"
 #include "coll/shm_region.h"
@@ -286,53 +287,87 @@ static int check(const char *fn, void *buf, MPI_Count count, MPI_Datatype dataty
     return MPI_SUCCESS;
 }
 
+struct bcast_args {
+    void *buf;
+    MPI_Count count;
+    struct tide_datatype *dt;
+    int root;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct bcast_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = a->root, .bytes = (long long)a->count * (long long)a->dt->size};
+        if (c->is_inter)
+            ag.bytes = -1;
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    bcast_build(s, c, a->buf, a->count, a->dt, a->root);
+}
+
 static int start(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                 MPI_Request *request, bool nonblocking)
+                 MPI_Request *request, enum tide_coll_mode mode)
 {
     struct tide_comm *c;
     struct tide_datatype *dt = NULL;
     int rc = check(fn, buf, count, datatype, root, comm, &c, &dt);
     if (!c)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
-    if (rc == MPI_SUCCESS && nonblocking)
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    if (rc == MPI_SUCCESS && mode != TIDE_COLL_BLOCKING)
         rc = tide_coll_check_request(request, fn);
     if (rc)
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, root, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, root, fn));
     if (!dt)
         dt = tide_coll_byte(); /* intercommunicator, MPI_PROC_NULL side: nothing moves */
-    if (!nonblocking && (rc = bcast_direct_run(c, buf, count, dt, root)) >= 0)
+    struct bcast_args a = {buf, count, dt, root};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (!p)
+            return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        tide_pcoll_hold_dt(p, dt);
+        rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    }
+    if (mode == TIDE_COLL_BLOCKING && (rc = bcast_direct_run(c, buf, count, dt, root)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree a = {.root = root, .bytes = (long long)count * (long long)dt->size};
-        if (c->is_inter)
-            a.bytes = -1;
-        tide_coll_agree_add(s, c, &a, fn);
-    }
-    bcast_build(s, c, buf, count, dt, root);
-    rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
+    agree_build(s, c, fn, &a);
+    rc = mode == TIDE_COLL_NONBLOCKING ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
 int tide_bcast_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Request *request, bool nonblocking)
 {
-    return start(fn, buf, count, datatype, root, comm, request, nonblocking);
+    return start(fn, buf, count, datatype, root, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Bcast", buffer, count, datatype, root, comm, NULL, false);
+    return start("MPI_Bcast", buffer, count, datatype, root, comm, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Bcast)
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ibcast", buffer, count, datatype, root, comm, request, true);
+    return start("MPI_Ibcast", buffer, count, datatype, root, comm, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ibcast)
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Bcast_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, buffer, count, datatype, root, comm, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Bcast_init)

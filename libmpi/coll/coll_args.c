@@ -82,14 +82,70 @@ int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, 
     return MPI_SUCCESS;
 }
 
-int tide_coll_no_alias(const void *sbuf, const void *rbuf, const char *fn)
+/* The byte span [lo, hi) of block i of one side; false if it holds no data. */
+static bool block_span(const struct tide_coll_blocks *b, int i, long long *lo, long long *hi)
 {
-    if (sbuf && sbuf != MPI_IN_PLACE && sbuf == rbuf)
-        return tide_err(MPI_ERR_BUFFER,
-                        "%s: sendbuf and recvbuf are the same buffer (arguments sendbuf and recvbuf; "
-                        "pass MPI_IN_PLACE as sendbuf for the in-place form)",
-                        fn);
-    return MPI_SUCCESS;
+    long long cnt = b->counts ? b->counts[i] : b->count;
+    const struct tide_datatype *t = b->dts ? b->dts[i] : b->dt;
+    if (cnt <= 0 || !t || t->size == 0)
+        return false;
+    long long base = 0;
+    if (b->displs)
+        base = b->dts ? (long long)b->displs[i] : (long long)b->displs[i] * (long long)b->dt->extent;
+    long long reach = (cnt - 1) * (long long)t->extent;
+    *lo = base + t->true_lb + (reach < 0 ? reach : 0);
+    *hi = base + t->true_ub + (reach > 0 ? reach : 0);
+    return true;
+}
+
+struct side_span {
+    long long lo, hi;
+    bool recv;
+};
+
+static int cmp_side_span(const void *a, const void *b)
+{
+    const struct side_span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int alias_error(const char *fn)
+{
+    return tide_err(MPI_ERR_BUFFER,
+                    "%s: sendbuf and recvbuf overlap (arguments sendbuf and recvbuf; "
+                    "pass MPI_IN_PLACE as sendbuf for the in-place form)",
+                    fn);
+}
+
+int tide_coll_no_alias(const void *sbuf, const struct tide_coll_blocks *snd, const void *rbuf,
+                       const struct tide_coll_blocks *rcv, const char *fn)
+{
+    if (!sbuf || sbuf == MPI_IN_PLACE || sbuf != rbuf)
+        return MPI_SUCCESS;
+    int n = snd->n + rcv->n;
+    struct side_span one[2], *sp = n <= 2 ? one : malloc((size_t)n * sizeof *sp);
+    if (!sp)
+        return alias_error(fn); /* cannot tell: the same address is suspect */
+    int m = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct tide_coll_blocks *b = side ? rcv : snd;
+        for (int i = 0; i < b->n; i++)
+            if (block_span(b, i, &sp[m].lo, &sp[m].hi))
+                sp[m++].recv = side;
+    }
+    /* sweep by start: a span overlaps the other side iff it starts below
+     * the furthest end the other side has reached so far */
+    qsort(sp, (size_t)m, sizeof *sp, cmp_side_span);
+    long long reach[2] = {LLONG_MIN, LLONG_MIN};
+    bool overlap = false;
+    for (int k = 0; k < m && !overlap; k++) {
+        overlap = sp[k].lo < reach[!sp[k].recv];
+        if (sp[k].hi > reach[sp[k].recv])
+            reach[sp[k].recv] = sp[k].hi;
+    }
+    if (sp != one)
+        free(sp);
+    return overlap ? alias_error(fn) : MPI_SUCCESS;
 }
 
 int tide_coll_check_root(struct tide_comm *c, int root, const char *fn)
@@ -418,4 +474,9 @@ int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *f
      * after a root-only error the others never saw) meets the call the
      * other ranks made. */
     return code;
+}
+
+int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn)
+{
+    return mode == TIDE_COLL_PERSISTENT ? code : tide_coll_local_error(c, code, root, fn);
 }

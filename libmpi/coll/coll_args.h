@@ -19,6 +19,21 @@ struct tide_datatype;
 struct tide_op;
 struct tide_sched;
 
+/* How a collective MPI function runs. */
+enum tide_coll_mode {
+    TIDE_COLL_BLOCKING = 0,
+    TIDE_COLL_NONBLOCKING,
+    /* an _init call: checks and keeps the arguments (pcoll.h); it learns
+     * the node layout like a blocking call, so that every start of the
+     * request chooses the same algorithm on every rank */
+    TIDE_COLL_PERSISTENT,
+};
+/* The mode of a blocking or nonblocking call (coll_api.h's bodies). */
+static inline enum tide_coll_mode tide_coll_mode_of(bool nonblocking)
+{
+    return nonblocking ? TIDE_COLL_NONBLOCKING : TIDE_COLL_BLOCKING;
+}
+
 /* The communicator (*c NULL if invalid: raise with tide_coll_raise). */
 int tide_coll_check_comm(MPI_Comm comm, const char *fn, struct tide_comm **c);
 int tide_coll_check_intra(struct tide_comm *c, const char *fn);
@@ -31,10 +46,29 @@ int tide_coll_check_buf(const void *buf, MPI_Count count, struct tide_datatype *
                         const char *argname);
 /* MPI_IN_PLACE where the standard does not allow it. */
 int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, const char *why);
-/* sendbuf and recvbuf may not be the same buffer (MPI forbids aliasing an
- * OUT argument with another; MPI_IN_PLACE is the way to say "in place").
- * MPI_BOTTOM (NULL) is exempt: two absolute-address types may share it. */
-int tide_coll_no_alias(const void *sbuf, const void *rbuf, const char *fn);
+/* The blocks one side of a collective reads or writes in its buffer, for
+ * the alias check: block i is counts[i] (or, with counts NULL, count)
+ * elements of dts[i] (or dt) at displs[i] from the buffer's start, in
+ * extents of dt (in bytes when dts is set); with displs NULL there is one
+ * block, at the start. */
+struct tide_coll_blocks {
+    int n;
+    MPI_Count count;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    struct tide_datatype *dt;
+    struct tide_datatype **dts;
+};
+/* One block of count elements of dt at the start of the buffer. */
+#define TIDE_COLL_BLOCK(cnt, type) (&(struct tide_coll_blocks){.n = 1, .count = (cnt), .dt = (type)})
+/* sendbuf and recvbuf may not overlap (MPI forbids aliasing an OUT argument
+ * with another; MPI_IN_PLACE is the way to say "in place"). Only bytes
+ * that are really read and written count: two zero-length buffers, or
+ * blocks side by side, may share an address. Looked at when both are the
+ * same address; MPI_BOTTOM (NULL) is exempt: two absolute-address types
+ * may share it. Call after the types and counts were checked. */
+int tide_coll_no_alias(const void *sbuf, const struct tide_coll_blocks *snd, const void *rbuf,
+                       const struct tide_coll_blocks *rcv, const char *fn);
 /* root: a rank of the group (intracommunicator), or MPI_ROOT /
  * MPI_PROC_NULL / a remote rank (intercommunicator). */
 int tide_coll_check_root(struct tide_comm *c, int root, const char *fn);
@@ -76,6 +110,10 @@ int tide_coll_check_fit(MPI_Count scount, struct tide_datatype *sdt, MPI_Count r
  * (before any check that may fail): a blocking call learns the node
  * layout if it is not known yet (every rank does so at the same call). */
 void tide_coll_enter(struct tide_comm *c, bool blocking);
+
+/* A call whose checks failed (c valid): tide_coll_local_error, but for
+ * an _init call, which takes part in no agreement. Returns code. */
+int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn);
 
 /* Raise code on c (or, with no communicator, on MPI_COMM_WORLD). */
 int tide_coll_raise(struct tide_comm *c, int code);

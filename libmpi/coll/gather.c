@@ -13,6 +13,7 @@
 #include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 static void gather_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
                           struct tide_datatype *sdt, void *rbuf, size_t rcount, struct tide_datatype *rdt, int root,
@@ -195,8 +196,7 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     }
     if (!is_root && a->rbuf == MPI_IN_PLACE && !c->is_inter)
         a->rbuf = NULL; /* not significant */
-    if (is_root && ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")) ||
-                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
+    if (is_root && (rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "the in-place form names sendbuf")))
         return rc;
     if (sends && a->sbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
@@ -213,14 +213,20 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
                                              "displs")))
                 return rc;
             if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcounts[c->rank], a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcounts[c->rank], a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                          &(struct tide_coll_blocks){.n = nblk, .counts = a->rcounts,
+                                                                     .displs = a->displs, .dt = a->rdt},
+                                          fn))))
                 return rc;
         } else {
             if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
                 (rc = tide_coll_check_buf(a->rbuf, a->rcount, a->rdt, fn, "recvbuf")))
                 return rc;
             if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK(a->scount, a->sdt), a->rbuf,
+                                          TIDE_COLL_BLOCK((long long)a->rcount * nblk, a->rdt), fn))))
                 return rc;
         }
     }
@@ -231,23 +237,9 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     return MPI_SUCCESS;
 }
 
-static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct gargs *a,
+                        bool vform)
 {
-    struct tide_comm *c;
-    int rc = tide_coll_check_comm(comm, fn, &c);
-    if (rc)
-        return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
-    rc = check(fn, c, a, stype, rtype, vform);
-    if (!rc && nonblocking)
-        rc = tide_coll_check_request(request, fn);
-    if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, a->root, fn));
-    }
-    struct tide_sched *s = tide_sched_new(c);
-    if (!s)
-        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (tide_coll_checking()) {
         /* even blocks within one group: every rank's block is the same size */
         long long block = c->rank == a->root ? (long long)a->rcount * (long long)a->rdt->size
@@ -256,14 +248,75 @@ static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Data
         tide_coll_agree_add(s, c, &ag, fn);
     }
     build(s, c, a, vform);
+}
+
+/* what a persistent gather keeps */
+struct gather_kept {
+    struct gargs a;
+    bool vform;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct gather_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->vform);
+}
+
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
+static int keep(const char *fn, struct tide_comm *c, const struct gargs *a, bool vform, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct gather_kept k = {*a, vform};
+    k.a.ircounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
+    bool is_root = c->is_inter ? a->root == MPI_ROOT : c->rank == a->root;
+    if (vform && is_root) {
+        size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
+        k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
+    } else {
+        k.a.rcounts = NULL; /* not significant here */
+        k.a.displs = NULL;
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    rc = check(fn, c, a, stype, rtype, vform);
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, a->root, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, vform, request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    agree_build(s, c, fn, a, vform);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
 static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
-    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
     tide_coll_wide_free(&a->wide);
     return rc;
 }
@@ -273,7 +326,7 @@ int tide_gather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Data
                     MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
 {
     struct gargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -281,7 +334,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     TIDE_API_ENTER();
     struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Gather", &a, sendtype, recvtype, comm, false, NULL, false);
+    return start("MPI_Gather", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Gather)
 
@@ -290,7 +343,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     TIDE_API_ENTER();
     struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Igather", &a, sendtype, recvtype, comm, false, request, true);
+    return start("MPI_Igather", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Igather)
 
@@ -299,7 +352,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     TIDE_API_ENTER();
     struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
-    return start("MPI_Gatherv", &a, sendtype, recvtype, comm, true, NULL, false);
+    return start("MPI_Gatherv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Gatherv)
 
@@ -309,6 +362,33 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     TIDE_API_ENTER();
     struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
-    return start("MPI_Igatherv", &a, sendtype, recvtype, comm, true, request, true);
+    return start("MPI_Igatherv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Igatherv)
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Gather_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Gather_init)
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Gatherv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Gatherv_init)

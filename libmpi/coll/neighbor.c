@@ -16,6 +16,7 @@
 #include "coll/algo.h"
 #include "coll/coll_api.h"
 #include "coll/coll_args.h"
+#include "coll/pcoll.h"
 #include "comm/topo.h"
 
 #include <stdlib.h>
@@ -192,9 +193,71 @@ static int check(const char *fn, struct tide_comm *c, struct nargs *a, MPI_Datat
     }
 }
 
-static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype, const MPI_Datatype *stypes,
-                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct nargs *a,
+                        enum nform f)
 {
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = -1};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a, f);
+}
+
+/* what a persistent neighbourhood collective keeps */
+struct neighbor_kept {
+    struct nargs a;
+    enum nform f;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct neighbor_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->f);
+}
+
+/* An _init call: the request keeps the checked arguments (copies of the
+ * wide arrays; the caller still frees a->sdts and a->rdts). */
+static int keep(const char *fn, struct tide_comm *c, const struct nargs *a, enum nform f, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct neighbor_kept k = {*a, f};
+    size_t in = (size_t)c->topo->indegree, out = (size_t)c->topo->outdegree;
+    k.a.scounts = k.a.rcounts = NULL;
+    k.a.sdispls = k.a.rdispls = NULL;
+    k.a.iscounts = k.a.isdispls = k.a.ircounts = k.a.irdispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
+    k.a.sbdispls = k.a.rbdispls = NULL;
+    k.a.sdts = k.a.rdts = NULL;
+    if (f == N_ALLGATHERV || f == N_ALLTOALLV || f == N_ALLTOALLW)
+        k.a.rcounts = tide_pcoll_keep(p, a->rcounts, in * sizeof *a->rcounts);
+    if (f == N_ALLGATHERV || f == N_ALLTOALLV)
+        k.a.rdispls = tide_pcoll_keep(p, a->rdispls, in * sizeof *a->rdispls);
+    if (f == N_ALLTOALLV || f == N_ALLTOALLW)
+        k.a.scounts = tide_pcoll_keep(p, a->scounts, out * sizeof *a->scounts);
+    if (f == N_ALLTOALLV)
+        k.a.sdispls = tide_pcoll_keep(p, a->sdispls, out * sizeof *a->sdispls);
+    if (f == N_ALLTOALLW) {
+        k.a.sbdispls = tide_pcoll_keep(p, a->sbdispls, out * sizeof *a->sbdispls);
+        k.a.rbdispls = tide_pcoll_keep(p, a->rbdispls, in * sizeof *a->rbdispls);
+        k.a.sdts = tide_pcoll_keep(p, a->sdts, out * sizeof *a->sdts);
+        k.a.rdts = tide_pcoll_keep(p, a->rdts, in * sizeof *a->rdts);
+        for (size_t i = 0; i < out; i++)
+            tide_pcoll_hold_dt(p, a->sdts[i]);
+        for (size_t i = 0; i < in; i++)
+            tide_pcoll_hold_dt(p, a->rdts[i]);
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                   const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f,
+                   MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
@@ -205,7 +268,13 @@ static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Data
     if (rc) {
         free(a->sdts);
         free(a->rdts);
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, f, request);
+        free(a->sdts);
+        free(a->rdts);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {
@@ -213,11 +282,7 @@ static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Data
         free(a->rdts);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = -1};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, a, f);
+    agree_build(s, c, fn, a, f);
     free(a->sdts);
     free(a->rdts);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
@@ -225,9 +290,10 @@ static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Data
 }
 
 static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype, const MPI_Datatype *stypes,
-                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request, bool nonblocking)
+                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request,
+                 enum tide_coll_mode mode)
 {
-    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, nonblocking);
+    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, mode);
     tide_coll_wide_free(&a->wide);
     return rc;
 }
@@ -248,7 +314,7 @@ int tide_neighbor_api(const char *fn, int form, const void *sbuf, MPI_Count scou
         a.sdispls = sdispls;
         a.rdispls = rdispls;
     }
-    return start(fn, &a, stype, rtype, stypes, rtypes, comm, f, request, nonblocking);
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, f, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -256,7 +322,8 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Neighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, NULL, false);
+    return start("MPI_Neighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, NULL,
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_allgather)
 
@@ -265,7 +332,8 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
 {
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Ineighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, request, true);
+    return start("MPI_Ineighbor_allgather", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, request,
+                 TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_allgather)
 
@@ -275,7 +343,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
                       .irdispls = displs};
-    return start("MPI_Neighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, NULL, false);
+    return start("MPI_Neighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_allgatherv)
 
@@ -286,7 +354,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
                       .irdispls = displs};
-    return start("MPI_Ineighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, true);
+    return start("MPI_Ineighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_allgatherv)
 
@@ -295,7 +363,8 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 {
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Neighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, NULL, false);
+    return start("MPI_Neighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, NULL,
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_alltoall)
 
@@ -304,7 +373,8 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
-    return start("MPI_Ineighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, request, true);
+    return start("MPI_Ineighbor_alltoall", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, request,
+                 TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_alltoall)
 
@@ -315,7 +385,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                       .ircounts = recvcounts, .irdispls = rdispls};
-    return start("MPI_Neighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, NULL, false);
+    return start("MPI_Neighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_alltoallv)
 
@@ -326,7 +396,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
     TIDE_API_ENTER();
     struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
                       .ircounts = recvcounts, .irdispls = rdispls};
-    return start("MPI_Ineighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, true);
+    return start("MPI_Ineighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_alltoallv)
 
@@ -338,7 +408,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
                       .ircounts = recvcounts, .rbdispls = rdispls};
     return start("MPI_Neighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
-                 N_ALLTOALLW, NULL, false);
+                 N_ALLTOALLW, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_alltoallw)
 
@@ -351,6 +421,81 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
     struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
                       .ircounts = recvcounts, .rbdispls = rdispls};
     return start("MPI_Ineighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
-                 N_ALLTOALLW, request, true);
+                 N_ALLTOALLW, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_alltoallw)
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Neighbor_allgather_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHER, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Neighbor_allgather_init)
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Neighbor_allgatherv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
+                      .irdispls = displs};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Neighbor_allgatherv_init)
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Neighbor_alltoall_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALL, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoall_init)
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Neighbor_alltoallv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .irdispls = rdispls};
+    return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoallv_init)
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Neighbor_alltoallw_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .rbdispls = rdispls};
+    return start(fn, &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, N_ALLTOALLW, request,
+                 TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Neighbor_alltoallw_init)

@@ -17,6 +17,7 @@
 #include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 #include "op/op.h"
 
 #include <string.h>
@@ -275,14 +276,37 @@ int tide_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_
     return tide_sched_run(s);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
-                 MPI_Comm comm, MPI_Request *request, bool nonblocking)
+struct reduce_args {
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count count; /* as passed (what the ranks agree on) */
+    MPI_Count moved; /* what this rank reduces: 0 on an idle side */
+    struct tide_datatype *dt;
+    struct tide_op *o;
+    MPI_Op op;
+    int root;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
 {
+    const struct reduce_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = a->root, .bytes = (long long)a->count * (long long)a->dt->size,
+                                     .op = a->op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a->sbuf, a->rbuf, a->moved, a->dt, a->o, a->root);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     rc = tide_coll_check_root(c, root, fn);
@@ -294,8 +318,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
                 rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "not on an intercommunicator");
         } else if (!is_root) {
             rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "only the root may use it");
-        } else if (!(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf"))) {
-            rc = tide_coll_no_alias(sbuf, rbuf, fn);
+        } else {
+            rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
         }
         if (!rc && !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
             !(rc = tide_coll_check_op(op, dt, fn, &o))) {
@@ -303,25 +327,33 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
                 rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf");
             if (!rc && is_root)
                 rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+            if (!rc && is_root && !c->is_inter)
+                rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
         }
     }
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, root, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, root, fn));
     }
     if (!dt)
         dt = tide_coll_byte();
     if (!o)
         o = tide_op_get(MPI_MAX);
+    struct reduce_args a = {sbuf, rbuf, count, active ? count : 0, dt, o, op, root};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (!p)
+            return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        tide_pcoll_hold_dt(p, dt);
+        tide_pcoll_hold_op(p, o);
+        rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = root, .bytes = (long long)count * (long long)dt->size, .op = op};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, sbuf, rbuf, active ? count : 0, dt, o, root);
+    agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
@@ -329,14 +361,14 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 int tide_reduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, nonblocking);
+    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, false);
+    return start("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce)
 
@@ -344,6 +376,18 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, true);
+    return start("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce)
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Reduce_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, count, datatype, op, root, comm, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Reduce_init)

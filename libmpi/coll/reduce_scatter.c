@@ -17,6 +17,7 @@
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 #include "coll/shm_coll.h"
 #include "op/op.h"
 
@@ -168,18 +169,40 @@ static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const MPI_
     return tide_shm_reduce_scatter(c, sbuf, rbuf, counts, dt, op);
 }
 
+struct rs_args {
+    const void *sbuf;
+    void *rbuf;
+    const MPI_Count *rcounts;
+    MPI_Count total;
+    struct tide_datatype *dt;
+    struct tide_op *o;
+    MPI_Op op;
+    bool block;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct rs_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)a->total * (long long)a->dt->size, .op = a->op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a->sbuf, a->rbuf, a->rcounts, a->dt, a->o, a->block);
+}
+
 /* rcounts, or for the int form ircounts (widened); neither for the block
  * form. The int forms' counts add up to at most INT_MAX (the reduction's
  * count is an int there); large says there is no such limit. */
 static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
                  const int *ircounts, bool large, bool vform, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                 MPI_Request *request, bool nonblocking)
+                 MPI_Request *request, enum tide_coll_mode mode)
 {
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     MPI_Count *blocks = NULL, total = 0;
@@ -190,8 +213,6 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
     if (!rc)
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
-    if (!rc)
-        rc = tide_coll_no_alias(sbuf, rbuf, fn);
     if (!rc && block) {
         if (rcount < 0) {
             rc = tide_err(MPI_ERR_COUNT, "%s: negative count %lld (argument recvcount)", fn, rcount);
@@ -219,14 +240,30 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
                       total);
     if (!rc && !(rc = tide_coll_check_type(datatype, total, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
-        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))))
-        rc = tide_coll_check_buf(rbuf, rcounts[c->rank], dt, fn, "recvbuf");
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))) &&
+        !(rc = tide_coll_check_buf(rbuf, rcounts[c->rank], dt, fn, "recvbuf")))
+        rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(total, dt), rbuf, TIDE_COLL_BLOCK(rcounts[c->rank], dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(blocks);
         tide_coll_wide_free(&wide);
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    struct rs_args a = {sbuf, rbuf, rcounts, total, dt, o, op, block};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (p) {
+            a.rcounts = tide_pcoll_keep(p, rcounts, (size_t)n * sizeof *rcounts);
+            tide_pcoll_hold_dt(p, dt);
+            tide_pcoll_hold_op(p, o);
+            rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        } else {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        }
+        free(blocks);
+        tide_coll_wide_free(&wide);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = shm_run(c, sbuf, rbuf, rcounts, dt, o, block)) >= 0) {
         free(blocks);
@@ -239,11 +276,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
         tide_coll_wide_free(&wide);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)total * (long long)dt->size, .op = op};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, sbuf, rbuf, rcounts, dt, o, block);
+    agree_build(s, c, fn, &a);
     free(blocks);
     tide_coll_wide_free(&wide);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
@@ -254,7 +287,8 @@ int tide_reduce_scatter_api(const char *fn, const void *sbuf, void *rbuf, MPI_Co
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool vform, MPI_Request *request,
                             bool nonblocking)
 {
-    return start(fn, sbuf, rbuf, rcount, rcounts, NULL, true, vform, datatype, op, comm, request, nonblocking);
+    return start(fn, sbuf, rbuf, rcount, rcounts, NULL, true, vform, datatype, op, comm, request,
+                 tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
@@ -262,7 +296,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     TIDE_API_ENTER();
     return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm,
-                 NULL, false);
+                 NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_block)
 
@@ -271,7 +305,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 {
     TIDE_API_ENTER();
     return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm,
-                 request, true);
+                 request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter_block)
 
@@ -280,7 +314,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     TIDE_API_ENTER();
     return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, NULL,
-                 false);
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter)
 
@@ -289,6 +323,32 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 {
     TIDE_API_ENTER();
     return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, request,
-                 true);
+                 TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter)
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Reduce_scatter_block_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm, request,
+                 TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Reduce_scatter_block_init)
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Reduce_scatter_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, request,
+                 TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Reduce_scatter_init)

@@ -12,6 +12,7 @@
 #include "coll/coll.h"
 #include "coll/coll_api.h"
 #include "coll/coll_args.h"
+#include "coll/pcoll.h"
 #include "op/op.h"
 
 static void scan_rd(struct tide_sched *s, const struct tide_cv *v, const void *in, void *rbuf, size_t count,
@@ -112,36 +113,63 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
         scan_rd(s, &v, in, rbuf, (size_t)count, dt, op, ex, 0);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, bool ex, MPI_Request *request, bool nonblocking)
+struct scan_args {
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count count;
+    struct tide_datatype *dt;
+    struct tide_op *o;
+    MPI_Op op;
+    bool ex;
+};
+
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
 {
+    const struct scan_args *a = args;
+    if (tide_coll_checking()) {
+        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)a->count * (long long)a->dt->size, .op = a->op};
+        tide_coll_agree_add(s, c, &ag, fn);
+    }
+    build(s, c, a->sbuf, a->rbuf, a->count, a->dt, a->o, a->ex);
+}
+
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, bool ex, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     if (!(rc = tide_coll_check_intra(c, fn)) &&
         !(rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf")) &&
-        !(rc = tide_coll_no_alias(sbuf, rbuf, fn)) &&
         !(rc = tide_coll_check_type(datatype, count, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
-        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))))
-        rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf");
+        !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, count, dt, fn, "sendbuf"))) &&
+        !(rc = tide_coll_check_buf(rbuf, count, dt, fn, "recvbuf")))
+        rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
     if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
+    }
+    struct scan_args a = {sbuf, rbuf, count, dt, o, op, ex};
+    if (mode == TIDE_COLL_PERSISTENT) {
+        struct tide_pcoll *p = tide_pcoll_new(c, fn, agree_build);
+        if (!p)
+            return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        tide_pcoll_hold_dt(p, dt);
+        tide_pcoll_hold_op(p, o);
+        rc = tide_pcoll_commit(p, tide_pcoll_keep(p, &a, sizeof a), request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    if (tide_coll_checking()) {
-        struct tide_coll_agree ag = {.root = 0, .bytes = (long long)count * (long long)dt->size, .op = op};
-        tide_coll_agree_add(s, c, &ag, fn);
-    }
-    build(s, c, sbuf, rbuf, count, dt, o, ex);
+    agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
@@ -149,13 +177,13 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 int tide_scan_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, bool ex, MPI_Request *request, bool nonblocking)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, comm, ex, request, nonblocking);
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, ex, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, NULL, false);
+    return start("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Scan)
 
@@ -163,14 +191,14 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request, true);
+    return start("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iscan)
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, NULL, false);
+    return start("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Exscan)
 
@@ -178,6 +206,30 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request, true);
+    return start("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iexscan)
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Scan_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, count, datatype, op, comm, false, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Scan_init)
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Exscan_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    return start(fn, sendbuf, recvbuf, count, datatype, op, comm, true, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Exscan_init)

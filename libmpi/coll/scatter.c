@@ -12,6 +12,7 @@
 #include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
+#include "coll/pcoll.h"
 
 static void scatter_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
                            struct tide_datatype *sdt, void *rbuf, size_t rcount, struct tide_datatype *rdt,
@@ -191,8 +192,7 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
         if ((rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "only the root may use it")))
             return rc;
     }
-    if (is_root && ((rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")) ||
-                    (!c->is_inter && (rc = tide_coll_no_alias(a->sbuf, a->rbuf, fn)))))
+    if (is_root && (rc = tide_coll_no_in_place(a->sbuf, fn, "sendbuf", "the in-place form names recvbuf")))
         return rc;
     if (recvs && a->rbuf != MPI_IN_PLACE) {
         if ((rc = tide_coll_check_type(rtype, a->rcount, fn, "recvtype", &a->rdt)) ||
@@ -209,14 +209,20 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
                                              "displs")))
                 return rc;
             if (!c->is_inter && a->rbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scounts[c->rank], a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf,
+                                          &(struct tide_coll_blocks){.n = nblk, .counts = a->scounts,
+                                                                     .displs = a->displs, .dt = a->sdt},
+                                          a->rbuf, TIDE_COLL_BLOCK(a->rcount, a->rdt), fn))))
                 return rc;
         } else {
             if ((rc = tide_coll_check_type(stype, a->scount, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_buf(a->sbuf, a->scount, a->sdt, fn, "sendbuf")))
                 return rc;
             if (!c->is_inter && a->rbuf != MPI_IN_PLACE &&
-                (rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)))
+                ((rc = tide_coll_check_fit(a->scount, a->sdt, a->rcount, a->rdt, fn)) ||
+                 (rc = tide_coll_no_alias(a->sbuf, TIDE_COLL_BLOCK((long long)a->scount * nblk, a->sdt), a->rbuf,
+                                          TIDE_COLL_BLOCK(a->rcount, a->rdt), fn))))
                 return rc;
         }
     }
@@ -227,23 +233,9 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
     return MPI_SUCCESS;
 }
 
-static int run_api(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *fn, const struct sargs *a,
+                        bool vform)
 {
-    struct tide_comm *c;
-    int rc = tide_coll_check_comm(comm, fn, &c);
-    if (rc)
-        return tide_coll_raise(c, rc);
-    tide_coll_enter(c, !nonblocking);
-    rc = check(fn, c, a, stype, rtype, vform);
-    if (!rc && nonblocking)
-        rc = tide_coll_check_request(request, fn);
-    if (rc) {
-        return tide_raise_comm(c, tide_coll_local_error(c, rc, a->root, fn));
-    }
-    struct tide_sched *s = tide_sched_new(c);
-    if (!s)
-        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (tide_coll_checking()) {
         /* even blocks within one group: every rank's block is the same size */
         long long block = c->rank == a->root ? (long long)a->scount * (long long)a->sdt->size
@@ -252,14 +244,75 @@ static int run_api(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Data
         tide_coll_agree_add(s, c, &ag, fn);
     }
     build(s, c, a, vform);
+}
+
+/* what a persistent scatter keeps */
+struct scatter_kept {
+    struct sargs a;
+    bool vform;
+};
+
+static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn, void *args)
+{
+    const struct scatter_kept *k = args;
+    agree_build(s, c, fn, &k->a, k->vform);
+}
+
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
+static int keep(const char *fn, struct tide_comm *c, const struct sargs *a, bool vform, MPI_Request *request)
+{
+    struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
+    if (!p)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    struct scatter_kept k = {*a, vform};
+    k.a.iscounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
+    bool is_root = c->is_inter ? a->root == MPI_ROOT : c->rank == a->root;
+    if (vform && is_root) {
+        size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
+        k.a.scounts = tide_pcoll_keep(p, a->scounts, n * sizeof *a->scounts);
+        k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
+    } else {
+        k.a.scounts = NULL; /* not significant here */
+        k.a.displs = NULL;
+    }
+    tide_pcoll_hold_dt(p, a->sdt);
+    tide_pcoll_hold_dt(p, a->rdt);
+    return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
+}
+
+static int run_api(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    bool nonblocking = mode != TIDE_COLL_BLOCKING;
+    struct tide_comm *c;
+    int rc = tide_coll_check_comm(comm, fn, &c);
+    if (rc)
+        return tide_coll_raise(c, rc);
+    tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    rc = check(fn, c, a, stype, rtype, vform);
+    if (!rc && nonblocking)
+        rc = tide_coll_check_request(request, fn);
+    if (rc) {
+        return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, a->root, fn));
+    }
+    if (mode == TIDE_COLL_PERSISTENT) {
+        rc = keep(fn, c, a, vform, request);
+        return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    }
+    struct tide_sched *s = tide_sched_new(c);
+    if (!s)
+        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    agree_build(s, c, fn, a, vform);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
 static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, bool nonblocking)
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
-    int rc = run_api(fn, a, stype, rtype, comm, vform, request, nonblocking);
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
     tide_coll_wide_free(&a->wide);
     return rc;
 }
@@ -269,7 +322,7 @@ int tide_scatter_api(const char *fn, const void *sbuf, MPI_Count scount, const M
                      int root, MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
 {
     struct sargs a = {sbuf, scount, scounts, displs, NULL, rbuf, rcount, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start(fn, &a, stype, rtype, comm, vform, request, nonblocking);
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -277,7 +330,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     TIDE_API_ENTER();
     struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Scatter", &a, sendtype, recvtype, comm, false, NULL, false);
+    return start("MPI_Scatter", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Scatter)
 
@@ -286,7 +339,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     TIDE_API_ENTER();
     struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start("MPI_Iscatter", &a, sendtype, recvtype, comm, false, request, true);
+    return start("MPI_Iscatter", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iscatter)
 
@@ -295,7 +348,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
 {
     TIDE_API_ENTER();
     struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
-    return start("MPI_Scatterv", &a, sendtype, recvtype, comm, true, NULL, false);
+    return start("MPI_Scatterv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Scatterv)
 
@@ -305,6 +358,33 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 {
     TIDE_API_ENTER();
     struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
-    return start("MPI_Iscatterv", &a, sendtype, recvtype, comm, true, request, true);
+    return start("MPI_Iscatterv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iscatterv)
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Scatter_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Scatter_init)
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Scatterv_init";
+    int rc = tide_pcoll_info(comm, info, fn);
+    if (rc)
+        return rc;
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
+    return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
+}
+TIDE_ALIAS(MPI_Scatterv_init)

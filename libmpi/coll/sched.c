@@ -561,6 +561,20 @@ static int hook(void)
     return n;
 }
 
+/* Put s on the active list with r as its request, and run what it can. */
+static void launch(struct tide_sched *s, struct tide_request *r)
+{
+    s->req = r;
+    tide_progress_register(hook);
+    s->next = active;
+    if (active)
+        active->prev = s;
+    active = s;
+    nactive++;
+    if (advance(s))
+        finish(s);
+}
+
 int tide_sched_start(struct tide_sched *s, MPI_Request *request)
 {
     if (s->error != MPI_SUCCESS) {
@@ -577,16 +591,23 @@ int tide_sched_start(struct tide_sched *s, MPI_Request *request)
     tide_comm_retain(s->comm);
     r->cb_data = s;
     r->peer = MPI_PROC_NULL;
-    s->req = r;
-    tide_progress_register(hook);
-    s->next = active;
-    if (active)
-        active->prev = s;
-    active = s;
-    nactive++;
     *request = r->handle;
-    if (advance(s))
-        finish(s);
+    launch(s, r);
+    return MPI_SUCCESS;
+}
+
+int tide_sched_start_on(struct tide_sched *s, struct tide_request *r)
+{
+    if (s->error != MPI_SUCCESS) {
+        int e = s->error;
+        tide_sched_free(s);
+        return e;
+    }
+    r->state = TIDE_RS_POSTED;
+    r->complete = false;
+    r->error = MPI_SUCCESS;
+    tide_status_empty(&r->status);
+    launch(s, r);
     return MPI_SUCCESS;
 }
 

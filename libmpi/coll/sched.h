@@ -71,6 +71,10 @@ int tide_sched_run(struct tide_sched *s);
 /* Start as a nonblocking collective; *request gets the user's handle.
  * On an error the schedule is freed and the error returned. */
 int tide_sched_start(struct tide_sched *s, MPI_Request *request);
+/* Start as one run of a persistent collective request r (inactive; its
+ * completion makes it complete again). On an error the schedule is freed
+ * and the error returned. */
+int tide_sched_start_on(struct tide_sched *s, struct tide_request *r);
 /* Free a schedule that was never run. */
 void tide_sched_free(struct tide_sched *s);
 

@@ -76,6 +76,14 @@ static inline bool tide_ctx_is_coll(uint32_t ctx)
     return ctx & 1;
 }
 
+/* Hints (comm_info.c): a communicator keeps only the keys Tide knows;
+ * others are ignored, as the standard allows, and MPI_Comm_get_info does
+ * not return them. Sets on *h (made when MPI_INFO_NULL) the known keys of
+ * src (src may be NULL); MPI_SUCCESS or an error class. */
+struct tide_info;
+bool tide_comm_hint_known(const char *key);
+int tide_comm_hints_take(MPI_Info *h, const struct tide_info *src);
+
 /* Build MPI_COMM_WORLD and MPI_COMM_SELF (runtime init). */
 int tide_comm_init_predefined(void);
 void tide_comm_finalize_predefined(void);

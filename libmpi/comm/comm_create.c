@@ -318,7 +318,7 @@ static int dup_common(struct tide_comm *c, const struct tide_info *hints, struct
         tide_topo_retain(c->topo);
         nc->topo = c->topo;
     }
-    if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &nc->info) != MPI_SUCCESS) {
+    if (tide_comm_hints_take(&nc->info, hints) != MPI_SUCCESS) {
         tide_comm_release(nc);
         return tide_err(MPI_ERR_NO_MEM, "out of memory for the new communicator's hints");
     }
@@ -344,8 +344,10 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (!newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
     rc = dup_common(c, tide_info_get(c->info), &nc);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL; /* e.g. an attribute copy callback failed */
         return tide_raise_comm(c, rc);
+    }
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }
@@ -365,8 +367,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     if (!newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
     rc = dup_common(c, hints, &nc);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL;
         return tide_raise_comm(c, rc);
+    }
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }

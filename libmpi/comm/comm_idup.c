@@ -58,6 +58,9 @@ struct idup {
     struct tide_comm *lc;      /* parent, or its local communicator */
     MPI_Comm *newcomm;
     struct tide_attr_list *attrs;
+    int copy_err;              /* a copy callback failed at the call: the
+                                  agreement still runs (the other ranks are
+                                  in it), then *newcomm is MPI_COMM_NULL */
     struct tide_topo *topo;
     int info;
     int errhandler;
@@ -139,6 +142,10 @@ static int finish(struct idup *d)
     }
     if (!nc)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
+    if (d->copy_err) {
+        tide_comm_release(nc); /* its context ids go with it */
+        return d->copy_err;
+    }
     /* what the parent had at the call */
     tide_errhandler_release(nc->errhandler);
     nc->errhandler = d->errhandler;
@@ -349,7 +356,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (hints && hints->nkeys > 0 && tide_info_dup_internal(hints, &d->info) != MPI_SUCCESS)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc == MPI_SUCCESS)
-        rc = tide_attr_copy_all(TIDE_ATTR_COMM, c->handle, c->attrs, &d->attrs);
+        d->copy_err = tide_attr_copy_all(TIDE_ATTR_COMM, c->handle, c->attrs, &d->attrs);
     if (rc != MPI_SUCCESS) {
         r->complete = true;
         tide_request_free(r);

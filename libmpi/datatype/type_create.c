@@ -10,6 +10,16 @@
  * types carry markers, the extent of a type without an upper-bound marker
  * is padded to the alignment of its basic types). The engine program is
  * built at commit (engine.c).
+ *
+ * The standard's formula pads the end of the type map's last basic entry;
+ * Open MPI (and MPICH, with its own padding) place a copy of an old type
+ * as the whole [lb, ub) of that type, its padding included, and so does
+ * Tide: the padding of an inner type counts towards the upper bound of the
+ * type built from it, then that type is padded to its own alignment.
+ * hvector(2, 3, 273) of hvector(3, 4, 25, MPI_INT) (extent 68: 66 bytes of
+ * data padded to 4) thus ends at 273 + 3 * 68 = 477 and has extent 480,
+ * where its last byte of data (475) alone would give 476. (Open MPI pads
+ * after each piece it adds; Tide pads once, at the end.)
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"
@@ -82,6 +92,8 @@ void tide_dt_destroy(struct tide_datatype *dt)
 struct acc {
     bool any_data, has_lb, has_ub, any_base, mixed, overflow;
     MPI_Aint tlb, tub, lbm, ubm;
+    MPI_Aint pub;  /* upper bound of the copies holding data, each copy's
+                      alignment padding included (valid when any_data) */
     size_t align, size, nbase;
     int base;
 };
@@ -119,10 +131,16 @@ static void acc_place(struct acc *a, MPI_Aint d, size_t reps, const struct tide_
     }
     if (t->size > 0) {
         MPI_Aint l = lo + t->true_lb, h = hi + t->true_ub;
+        /* without an upper-bound marker, t's ub is its data padded to its
+         * alignment (a marker makes the copy's own ub irrelevant: the
+         * markers then give the upper bound) */
+        MPI_Aint p = t->has_ub ? h : hi + t->ub;
         if (!a->any_data || l < a->tlb)
             a->tlb = l;
         if (!a->any_data || h > a->tub)
             a->tub = h;
+        if (!a->any_data || p > a->pub)
+            a->pub = p;
         a->any_data = true;
     }
     if (t->has_lb) {
@@ -268,7 +286,7 @@ int tide_dt_compute(struct tide_datatype *dt, const char *fn)
     dt->true_lb = a.any_data ? a.tlb : 0;
     dt->true_ub = a.any_data ? a.tub : 0;
     dt->lb = a.has_lb ? a.lbm : dt->true_lb;
-    dt->ub = a.has_ub ? a.ubm : dt->true_ub;
+    dt->ub = a.has_ub ? a.ubm : a.any_data ? a.pub : 0;
     if (!a.has_ub && a.align > 1 && dt->ub > dt->lb) {
         MPI_Aint ext = dt->ub - dt->lb, r = ext % (MPI_Aint)a.align;
         if (r)
@@ -733,8 +751,10 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     }
     rc = tide_attr_copy_all(TIDE_ATTR_TYPE, oldtype, old->attrs, &dt->attrs);
     if (rc != MPI_SUCCESS) {
+        /* a copy callback failed: no new type */
         dt->urefs = 0;
         tide_datatype_release(dt);
+        *newtype = MPI_DATATYPE_NULL;
         return tide_raise(rc);
     }
     *newtype = dt->handle;

@@ -313,7 +313,9 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
     if (c->rank == root)
         tide_port_close_token(token);
     int nchildren = ic ? ic->remote_size : 0;
-    if (errcodes != MPI_ERRCODES_IGNORE && c->rank == root)
+    /* every rank's errcodes: bindings read them after the collective call
+     * on all ranks, so every rank gets the root's outcome */
+    if (errcodes != MPI_ERRCODES_IGNORE)
         for (int i = 0; i < (int)req64; i++)
             errcodes[i] = (rc == MPI_SUCCESS && i < nchildren) ? MPI_SUCCESS : MPI_ERR_SPAWN;
     if (rc) {

@@ -6,6 +6,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 
 int PMPI_Cancel(MPI_Request *request)
@@ -22,6 +23,10 @@ int PMPI_Cancel(MPI_Request *request)
     }
     if (r->persistent && r->state == TIDE_RS_INACTIVE)
         return TIDE_ERR(MPI_ERR_REQUEST, "MPI_Cancel: the persistent request is not active");
+    if (r->kind == TIDE_REQ_SENDRECV) {
+        int rc = tide_sendrecv_cancel(r);
+        return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_comm(r->comm, rc);
+    }
     if (r->kind != TIDE_REQ_SEND && r->kind != TIDE_REQ_RECV)
         return MPI_SUCCESS; /* collectives cannot be cancelled: no effect */
     return tide_request_cancel(r);

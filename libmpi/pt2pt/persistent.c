@@ -2,8 +2,10 @@
  * persistent.c: persistent requests: MPI_Send_init and its buffered,
  * synchronous and ready forms, MPI_Recv_init, MPI_Start, MPI_Startall.
  * The request keeps its arguments; each start runs the operation again.
+ * Persistent collectives (coll/pcoll.c) start through here too.
  */
 #include "runtime/api.h"
+#include "coll/pcoll.h"
 #include "pt2pt/bsend.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
@@ -103,6 +105,8 @@ static int start_one(const char *fn, MPI_Request h, int index)
                          : tide_err(MPI_ERR_REQUEST, "%s: request %d is not a persistent request", fn, index);
     if (r->state != TIDE_RS_INACTIVE)
         return tide_err(MPI_ERR_REQUEST, "%s: the request is already active", fn);
+    if (r->kind == TIDE_REQ_COLL)
+        return tide_pcoll_start(r);
     r->complete = false;
     if (r->kind == TIDE_REQ_RECV)
         return tide_recv_start(r);

@@ -60,6 +60,9 @@ int tide_check_send_tag(int tag, const char *fn);
 int tide_check_recv_tag(int tag, const char *fn);
 int tide_check_buffer(const void *buf, MPI_Count count, struct tide_datatype *dt, const char *fn);
 
+/* MPI_Cancel of an MPI_Isendrecv request: cancels both its parts. */
+int tide_sendrecv_cancel(struct tide_request *r);
+
 int tide_pt2pt_init(char *err, size_t errlen);
 void tide_pt2pt_quiesce(void);
 void tide_pt2pt_finalize(void);

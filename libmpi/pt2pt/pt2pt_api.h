@@ -1,7 +1,7 @@
 /*
  * pt2pt_api.h: the bodies of the point-to-point MPI functions, with
  * MPI_Count counts, shared by the int forms (send.c, recv.c, sendrecv.c,
- * persistent.c, probe.c) and the MPI-4.0 large-count forms
+ * isendrecv.c, persistent.c, probe.c) and the MPI-4.0 large-count forms
  * (pt2pt_large.c). Each checks its arguments, raises errors on the
  * communicator (fn names the MPI function) and returns the code.
  */
@@ -24,6 +24,11 @@ int tide_sendrecv_api(const char *fn, const void *sendbuf, MPI_Count sendcount, 
                       int recvtag, MPI_Comm comm, MPI_Status *status);
 int tide_sendrecv_replace_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                               int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int tide_isendrecv_api(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                       int recvtag, MPI_Comm comm, MPI_Request *request);
+int tide_isendrecv_replace_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 /* Persistent send (kind TIDE_REQ_SEND, with its mode) or receive
  * (TIDE_REQ_RECV) requests. */
 int tide_pt2pt_init_api(const char *fn, int kind, int mode, const void *buf, MPI_Count count,

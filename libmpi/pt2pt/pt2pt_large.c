@@ -104,6 +104,25 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
 }
 TIDE_ALIAS(MPI_Sendrecv_replace_c)
 
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return tide_isendrecv_api("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                              recvtype, source, recvtag, comm, request);
+}
+TIDE_ALIAS(MPI_Isendrecv_c)
+
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                             int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return tide_isendrecv_replace_api("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                                      recvtag, comm, request);
+}
+TIDE_ALIAS(MPI_Isendrecv_replace_c)
+
 int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                      MPI_Request *request)
 {

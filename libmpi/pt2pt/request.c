@@ -84,6 +84,7 @@ struct tide_request *tide_request_new(int kind)
     r->next = r->prev = NULL;
     r->on_complete = NULL;
     r->cb_data = NULL;
+    r->on_destroy = NULL;
     r->greq_query = NULL;
     r->greq_free = NULL;
     r->greq_cancel = NULL;
@@ -113,6 +114,10 @@ void tide_request_unlink_bsend(struct tide_request *r)
 
 static void request_destroy(struct tide_request *r)
 {
+    if (r->on_destroy) {
+        r->on_destroy(r);
+        r->on_destroy = NULL;
+    }
     tide_request_unlink_bsend(r);
     uncount_rdv(r);
     if (r->dt) {

@@ -30,6 +30,7 @@ enum tide_req_kind {
     TIDE_REQ_GREQ = 3,  /* generalized request */
     TIDE_REQ_COLL = 4,  /* nonblocking collective schedule */
     TIDE_REQ_OTHER = 5, /* anything else completed by a callback */
+    TIDE_REQ_SENDRECV = 6, /* a receive and a send completing as one (MPI_Isendrecv) */
 };
 
 enum tide_send_mode { TIDE_MODE_STANDARD = 0, TIDE_MODE_BUFFERED, TIDE_MODE_SYNC, TIDE_MODE_READY };
@@ -93,6 +94,8 @@ struct tide_request {
     /* completion callback (collectives, buffered sends, generalized requests) */
     void (*on_complete)(struct tide_request *req);
     void *cb_data;
+    /* called when the request goes away (what cb_data owns is freed there) */
+    void (*on_destroy)(struct tide_request *req);
     /* generalized requests */
     MPI_Grequest_query_function *greq_query;
     MPI_Grequest_free_function *greq_free;

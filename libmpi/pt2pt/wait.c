@@ -434,6 +434,10 @@ int PMPI_Request_free(MPI_Request *request)
     struct tide_request *r = lookup(*request);
     if (!r)
         return bad_request("MPI_Request_free", -1);
+    if (r->kind == TIDE_REQ_COLL && r->persistent && r->state != TIDE_RS_INACTIVE)
+        return TIDE_ERR_COMM(r->comm, MPI_ERR_REQUEST,
+                             "MPI_Request_free: the persistent collective request is active (complete it with "
+                             "MPI_Wait or MPI_Test first)");
     if (r->kind == TIDE_REQ_GREQ && r->complete) {
         tide_greq_finish(r, MPI_STATUS_IGNORE);
         tide_request_free(r);

@@ -3,7 +3,8 @@
  * through MPI_Allreduce, MPI_Reduce and MPI_Scan. The pairs the standard's
  * table allows (MPI-2.2 5.9.2, with MPI-3's multi-language types, and
  * MPI_CHAR taken as a C integer and logical ops allowed on the
- * multi-language types, as other implementations do) must
+ * multi-language types and on the C floating types, as other
+ * implementations do) must
  * give the reduction computed locally with MPI_Reduce_local in rank
  * order; every other pair must fail with MPI_ERR_OP on every rank (and so
  * must a derived type mixing basic types, and MPI_REPLACE / MPI_NO_OP,
@@ -16,10 +17,12 @@
 #include "testutil.h"
 
 #include <complex.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { G_CINT = 1, G_FINT = 2, G_FLOAT = 4, G_LOGICAL = 8, G_COMPLEX = 16, G_BYTE = 32, G_PAIR = 64, G_MULTI = 128 };
+enum { G_CINT = 1, G_FINT = 2, G_FLOAT = 4, G_LOGICAL = 8, G_COMPLEX = 16, G_BYTE = 32, G_PAIR = 64, G_MULTI = 128,
+       G_CFLOAT = 256 /* the C floating types: also the logical ops, as in MPICH */ };
 enum { K_SINT, K_UINT, K_FLT, K_CPLX, K_BOOL, K_BYTE, K_PAIR, K_OTHER };
 
 struct tinfo {
@@ -63,9 +66,9 @@ static struct tinfo types[] = {
     TO(MPI_INTEGER4, G_FINT, K_SINT, 4),
     TO(MPI_INTEGER8, G_FINT, K_SINT, 8),
     TO(MPI_INTEGER16, G_FINT, K_SINT, 16),
-    TI(MPI_FLOAT, G_FLOAT, K_FLT, sizeof(float)),
-    TI(MPI_DOUBLE, G_FLOAT, K_FLT, sizeof(double)),
-    TI(MPI_LONG_DOUBLE, G_FLOAT, K_FLT, sizeof(long double)),
+    TI(MPI_FLOAT, G_FLOAT | G_CFLOAT, K_FLT, sizeof(float)),
+    TI(MPI_DOUBLE, G_FLOAT | G_CFLOAT, K_FLT, sizeof(double)),
+    TI(MPI_LONG_DOUBLE, G_FLOAT | G_CFLOAT, K_FLT, sizeof(long double)),
     TI(MPI_REAL, G_FLOAT, K_FLT, 4),
     TI(MPI_DOUBLE_PRECISION, G_FLOAT, K_FLT, 8),
     TO(MPI_REAL2, G_FLOAT, K_FLT, 2),
@@ -115,9 +118,9 @@ static const struct {
     {"MPI_MIN", MPI_MIN, G_CINT | G_FINT | G_FLOAT | G_MULTI},
     {"MPI_SUM", MPI_SUM, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
     {"MPI_PROD", MPI_PROD, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
-    {"MPI_LAND", MPI_LAND, G_CINT | G_LOGICAL | G_MULTI},
-    {"MPI_LOR", MPI_LOR, G_CINT | G_LOGICAL | G_MULTI},
-    {"MPI_LXOR", MPI_LXOR, G_CINT | G_LOGICAL | G_MULTI},
+    {"MPI_LAND", MPI_LAND, G_CINT | G_LOGICAL | G_MULTI | G_CFLOAT},
+    {"MPI_LOR", MPI_LOR, G_CINT | G_LOGICAL | G_MULTI | G_CFLOAT},
+    {"MPI_LXOR", MPI_LXOR, G_CINT | G_LOGICAL | G_MULTI | G_CFLOAT},
     {"MPI_BAND", MPI_BAND, G_CINT | G_FINT | G_BYTE | G_MULTI},
     {"MPI_BOR", MPI_BOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
     {"MPI_BXOR", MPI_BXOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
@@ -400,6 +403,79 @@ static void reduce_local_by_hand(void)
     CHECK_ERR(MPI_Reduce_local(a, b, 1, MPI_2INT, MPI_SUM), MPI_ERR_OP);
 }
 
+/* MPI_LAND/LOR/LXOR on the C floating types across the ranks, with the
+ * values C reads as false (+0.0, -0.0) and true (NaN, infinities, any
+ * other number): element k of rank r is true as truth(k, r) says; the
+ * result is 1.0 or +0.0 by how many ranks hold a true value (on one rank
+ * there is nothing to combine: the value comes back as it is). */
+static bool fl_truth(int k, int r)
+{
+    switch (k) {
+    case 0: return false;              /* all zero, both signs */
+    case 1: return true;               /* NaN at rank 0, 1.0 elsewhere */
+    case 2: return r % 2 == 1;         /* mixed: -2.5 at odd ranks, 0 at even */
+    case 3: return true;               /* all NaN */
+    case 4: return r != size - 1;      /* -0.0 at the last rank, 3.0 elsewhere */
+    default: return r == 0;            /* -inf at rank 0, -0.0 elsewhere */
+    }
+}
+
+static long double fl_value(int k, int r)
+{
+    switch (k) {
+    case 0: return r % 2 ? -0.0L : 0.0L;
+    case 1: return r == 0 ? (long double)NAN : 1.0L;
+    case 2: return r % 2 ? -2.5L : 0.0L;
+    case 3: return (long double)NAN;
+    case 4: return r == size - 1 ? -0.0L : 3.0L;
+    default: return r == 0 ? -(long double)INFINITY : -0.0L;
+    }
+}
+
+#define FL_N 6
+#define FLOAT_LOGICAL_ACROSS(dt, T)                                                                  \
+    do {                                                                                             \
+        const MPI_Op lops[3] = {MPI_LAND, MPI_LOR, MPI_LXOR};                                        \
+        const char *lnames[3] = {"MPI_LAND", "MPI_LOR", "MPI_LXOR"};                                 \
+        for (int o = 0; o < 3; o++) {                                                                \
+            T in[FL_N], out[FL_N];                                                                   \
+            for (int k = 0; k < FL_N; k++) {                                                         \
+                in[k] = (T)fl_value(k, rank);                                                        \
+                CHECK((in[k] != 0) == fl_truth(k, rank), "value %d of rank %d", k, rank);            \
+            }                                                                                        \
+            for (int red = 0; red < 2; red++) { /* MPI_Allreduce, then MPI_Reduce to the last */    \
+                memset(out, 0x55, sizeof out);                                                       \
+                if (!red)                                                                            \
+                    CHECK_OK(MPI_Allreduce(in, out, FL_N, dt, lops[o], MPI_COMM_WORLD));             \
+                else                                                                                 \
+                    CHECK_OK(MPI_Reduce(in, out, FL_N, dt, lops[o], size - 1, MPI_COMM_WORLD));      \
+                if (red && rank != size - 1)                                                         \
+                    continue;                                                                        \
+                if (size == 1) { /* one value: nothing to combine, it comes back as it is */    \
+                    CHECK(memcmp(out, in, sizeof out) == 0, "%s(%s, %s) on one rank changed the value", \
+                          red ? "MPI_Reduce" : "MPI_Allreduce", lnames[o], #dt);                     \
+                    continue;                                                                        \
+                }                                                                                    \
+                for (int k = 0; k < FL_N; k++) {                                                     \
+                    int ntrue = 0;                                                                   \
+                    for (int r = 0; r < size; r++)                                                   \
+                        ntrue += fl_truth(k, r);                                                     \
+                    int w = o == 0 ? ntrue == size : o == 1 ? ntrue > 0 : ntrue % 2;                 \
+                    CHECK(out[k] == (T)w && !signbit(out[k]), "%s(%s, %s) element %d: %Lg, expected %d", \
+                          red ? "MPI_Reduce" : "MPI_Allreduce", lnames[o], #dt, k,                   \
+                          (long double)out[k], w);                                                   \
+                }                                                                                    \
+            }                                                                                        \
+        }                                                                                            \
+    } while (0)
+
+static void float_logical_across_ranks(void)
+{
+    FLOAT_LOGICAL_ACROSS(MPI_FLOAT, float);
+    FLOAT_LOGICAL_ACROSS(MPI_DOUBLE, double);
+    FLOAT_LOGICAL_ACROSS(MPI_LONG_DOUBLE, long double);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -409,6 +485,7 @@ int main(int argc, char **argv)
     for (int ti = 0; ti < NTYPES; ti++)
         for (int oi = 0; oi < NOPS; oi++)
             one_pair(ti, oi);
+    float_logical_across_ranks();
     /* a derived type mixing basic types: no predefined op applies */
     MPI_Datatype mixed;
     int bl[2] = {1, 1};

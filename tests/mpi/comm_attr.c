@@ -178,13 +178,34 @@ int main(int argc, char **argv)
     /* a copy callback that fails fails the dup, and nothing leaks */
     ndelete = ncopy = 0;
     fail_copy = 1;
-    e = MPI_COMM_NULL;
+    e = MPI_COMM_SELF; /* the new handle is MPI_COMM_NULL, whatever it held */
     int rc = MPI_Comm_dup(d, &e), cls;
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_OTHER && e == MPI_COMM_NULL, "failing copy: class %d", cls);
-    fail_copy = 0;
     /* copying stops at the failure */
     CHECK(ncopy >= 1 && ncopy <= 2, "failing copy: %d copy calls", ncopy);
+    e = MPI_COMM_SELF;
+    rc = MPI_Comm_dup_with_info(d, MPI_INFO_NULL, &e);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_OTHER && e == MPI_COMM_NULL, "failing copy in dup_with_info: class %d", cls);
+    /* nonblocking, failing on rank 0 only: the other ranks' agreement is
+     * not left waiting, and rank 0's request completes with the error and
+     * MPI_COMM_NULL */
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    fail_copy = me == 0;
+    e = MPI_COMM_SELF;
+    CHECK_OK(MPI_Comm_idup(d, &e, &rq));
+    rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    if (me == 0) {
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_OTHER && e == MPI_COMM_NULL, "failing copy in idup: class %d", cls);
+    } else {
+        CHECK_OK(rc);
+        CHECK(e != MPI_COMM_NULL && e != MPI_COMM_SELF, "idup where the copy worked");
+        CHECK_OK(MPI_Comm_free(&e));
+    }
+    fail_copy = 0;
 
     /* a freed keyval's attributes are still deleted */
     ndelete = ncopy = 0;

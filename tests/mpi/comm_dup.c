@@ -284,10 +284,14 @@ static void test_uneven(void)
 
 static void test_info(void)
 {
+    /* MPI-4.0 7.4.4: hints the implementation does not know are ignored,
+     * and MPI_Comm_get_info returns the hints in use: the standard's
+     * assertions are known, "tide_unknown_*" keys are not */
     MPI_Info info, got;
     MPI_Info_create(&info);
-    MPI_Info_set(info, "tide_hint_a", "1");
-    MPI_Info_set(info, "tide_hint_b", "two");
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "false");
+    MPI_Info_set(info, "tide_unknown_a", "1");
+    MPI_Info_set(info, "mpi_assert_exact_length", "false");
     MPI_Comm d, dd, ddi;
     CHECK_OK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &d));
     MPI_Info_free(&info);
@@ -296,8 +300,11 @@ static void test_info(void)
     char val[64];
     CHECK_OK(MPI_Comm_get_info(d, &got));
     MPI_Info_get_nkeys(got, &nkeys);
-    MPI_Info_get(got, "tide_hint_b", sizeof val - 1, val, &flag);
-    CHECK(nkeys == 2 && flag && strcmp(val, "two") == 0, "hints: %d keys, b=%s", nkeys, flag ? val : "(none)");
+    MPI_Info_get(got, "mpi_assert_exact_length", sizeof val - 1, val, &flag);
+    CHECK(nkeys == 2 && flag && strcmp(val, "false") == 0, "hints: %d keys, exact_length=%s", nkeys,
+          flag ? val : "(none)");
+    MPI_Info_get(got, "tide_unknown_a", sizeof val - 1, val, &flag);
+    CHECK(!flag, "an unknown hint was kept by dup_with_info");
     MPI_Info_free(&got);
     /* dup passes hints on; dup_with_info replaces them */
     CHECK_OK(MPI_Comm_dup(d, &dd));
@@ -307,21 +314,31 @@ static void test_info(void)
     MPI_Info_free(&got);
     MPI_Info other;
     MPI_Info_create(&other);
-    MPI_Info_set(other, "tide_hint_c", "x");
+    MPI_Info_set(other, "mpi_assert_allow_overtaking", "false");
     CHECK_OK(MPI_Comm_dup_with_info(d, other, &ddi));
     CHECK_OK(MPI_Comm_get_info(ddi, &got));
     MPI_Info_get_nkeys(got, &nkeys);
-    MPI_Info_get(got, "tide_hint_c", sizeof val - 1, val, &flag);
+    MPI_Info_get(got, "mpi_assert_allow_overtaking", sizeof val - 1, val, &flag);
     CHECK(nkeys == 1 && flag, "dup_with_info: %d hints", nkeys);
     MPI_Info_free(&got);
-    /* set_info sets what it names, keeps the rest */
-    MPI_Info_set(other, "tide_hint_a", "changed");
+    /* set_info sets what it names, keeps the rest, ignores what it does
+     * not know */
+    MPI_Info_set(other, "mpi_assert_no_any_tag", "true");
+    MPI_Info_set(other, "tide_unknown_b", "x");
     CHECK_OK(MPI_Comm_set_info(d, other));
     CHECK_OK(MPI_Comm_get_info(d, &got));
     MPI_Info_get_nkeys(got, &nkeys);
-    MPI_Info_get(got, "tide_hint_a", sizeof val - 1, val, &flag);
-    CHECK(nkeys == 3 && flag && strcmp(val, "changed") == 0, "after set_info: %d hints, a=%s", nkeys, val);
+    MPI_Info_get(got, "mpi_assert_no_any_tag", sizeof val - 1, val, &flag);
+    CHECK(nkeys == 3 && flag && strcmp(val, "true") == 0, "after set_info: %d hints, no_any_tag=%s", nkeys, val);
+    MPI_Info_get(got, "tide_unknown_b", sizeof val - 1, val, &flag);
+    CHECK(!flag, "an unknown hint was kept by set_info");
     MPI_Info_free(&got);
+    /* only unknown keys: still none */
+    MPI_Info unk;
+    MPI_Info_create(&unk);
+    MPI_Info_set(unk, "tide_unknown_c", "1");
+    CHECK_OK(MPI_Comm_set_info(MPI_COMM_WORLD, unk));
+    MPI_Info_free(&unk);
     /* no hints: an empty info */
     CHECK_OK(MPI_Comm_get_info(MPI_COMM_WORLD, &got));
     MPI_Info_get_nkeys(got, &nkeys);

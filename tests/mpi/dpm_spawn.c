@@ -23,15 +23,17 @@ int main(int argc, char **argv)
         char *cargv[] = {"child", NULL};
         MPI_Comm inter;
         int errcodes[64];
+        for (int i = 0; i < 64; i++)
+            errcodes[i] = -1;
         CHECK_OK(MPI_Comm_spawn(argv[0], cargv, n, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter, errcodes));
         int flag2, rsize, lsize;
         MPI_Comm_test_inter(inter, &flag2);
         MPI_Comm_remote_size(inter, &rsize);
         MPI_Comm_size(inter, &lsize);
         CHECK(flag2 && rsize == n && lsize == size, "intercomm: inter %d remote %d local %d", flag2, rsize, lsize);
-        if (rank == root)
-            for (int i = 0; i < n; i++)
-                CHECK(errcodes[i] == MPI_SUCCESS, "errcode %d = %d", i, errcodes[i]);
+        /* filled on every rank, not only at the root */
+        for (int i = 0; i < n; i++)
+            CHECK(errcodes[i] == MPI_SUCCESS, "errcode %d = %d", i, errcodes[i]);
         /* every parent sends its rank to every child; children answer */
         for (int c = 0; c < n; c++) {
             int v = rank * 100 + c;

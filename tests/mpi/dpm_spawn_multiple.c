@@ -25,8 +25,11 @@ int main(int argc, char **argv)
         MPI_Info_set(infos[0], "wdir", "/tmp");
         MPI_Info_set(infos[1], "wdir", argv[1]);
         MPI_Comm inter;
-        int errs[5];
+        int errs[5] = {-1, -1, -1, -1, -1};
         CHECK_OK(MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_WORLD, &inter, errs));
+        /* one code per process started, on every rank */
+        for (int i = 0; i < 5; i++)
+            CHECK(errs[i] == MPI_SUCCESS, "errcode %d = %d", i, errs[i]);
         int rsize;
         MPI_Comm_remote_size(inter, &rsize);
         CHECK(rsize == 5, "remote size %d", rsize);

@@ -37,6 +37,13 @@ static int delete_fn(MPI_Datatype t, int kv, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+static int failing_copy(MPI_Datatype t, int kv, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)kv, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    return MPI_ERR_OTHER;
+}
+
 static int failing_delete(MPI_Datatype t, int kv, void *val, void *extra)
 {
     (void)t;
@@ -120,6 +127,19 @@ static void attributes(void)
     MPI_Type_contiguous(2, MPI_INT, &t);
     CHECK_OK(MPI_Type_set_attr(t, kfail, base));
     CHECK_ERR(MPI_Type_delete_attr(t, kfail), MPI_ERR_OTHER);
+    /* a failing copy callback fails MPI_Type_dup, and the new handle is
+     * MPI_DATATYPE_NULL */
+    {
+        int kcf;
+        MPI_Datatype u = MPI_INT, w;
+        CHECK_OK(MPI_Type_create_keyval(failing_copy, MPI_TYPE_NULL_DELETE_FN, &kcf, NULL));
+        MPI_Type_contiguous(3, MPI_INT, &w);
+        CHECK_OK(MPI_Type_set_attr(w, kcf, base));
+        CHECK_ERR(MPI_Type_dup(w, &u), MPI_ERR_OTHER);
+        CHECK(u == MPI_DATATYPE_NULL, "failing copy: the new type handle is not MPI_DATATYPE_NULL");
+        CHECK_OK(MPI_Type_free(&w));
+        CHECK_OK(MPI_Type_free_keyval(&kcf));
+    }
     /* bad keyvals */
     int ckv;
     CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &ckv, NULL));

@@ -166,6 +166,15 @@ static void small_counts(void)
     fill(rb, N, rank + 60);
     CHECK_OK(MPI_Sendrecv_replace_c(rb, N, MPI_INT, peer, 60, peer, 60, MPI_COMM_WORLD, &st));
     expect(rb, N, peer + 60, &st, 60, "sendrecv_replace_c");
+    /* isendrecv and isendrecv_replace */
+    fill(buf, N, rank + 62);
+    CHECK_OK(MPI_Isendrecv_c(buf, N, MPI_INT, peer, 62, rb, N, MPI_INT, peer, 62, MPI_COMM_WORLD, &r));
+    CHECK_OK(MPI_Wait(&r, &st));
+    expect(rb, N, peer + 62, &st, 62, "isendrecv_c");
+    fill(rb, N, rank + 64);
+    CHECK_OK(MPI_Isendrecv_replace_c(rb, N, MPI_INT, peer, 64, peer, 64, MPI_COMM_WORLD, &r));
+    CHECK_OK(MPI_Wait(&r, &st));
+    expect(rb, N, peer + 64, &st, 64, "isendrecv_replace_c");
     /* a short message into a larger receive: the status counts what came */
     if (rank == 0) {
         CHECK_OK(MPI_Send_c(buf, 7, MPI_INT, peer, 70, MPI_COMM_WORLD));

@@ -11,11 +11,14 @@ tcase dt.errors.1 -out "dt_errors: ok" -- $MPIEXEC -n 1 $TB/dt_errors
 tcase dt.darray.1 -out "dt_darray: ok" -- $MPIEXEC -n 1 $TB/dt_darray
 tcase dt.large-count.1 -t 60 -out "dt_large_count: ok" -- $MPIEXEC -n 1 $TB/dt_large_count
 tcase dt.large-count.singleton -t 60 -out "dt_large_count: ok" -- $TB/dt_large_count
+tcase dt.bounds.1 -out "dt_bounds: ok" -- $MPIEXEC -n 1 $TB/dt_bounds
+tcase dt.bounds.singleton -out "dt_bounds: ok" -- $TB/dt_bounds
 
 dt_msgs() {
     tag=$1
     shift
     tcase dt.$tag.sendrecv.2 -t 120 -out "dt_sendrecv: ok" -- "$@" $MPIEXEC -n 2 $TB/dt_sendrecv
+    tcase dt.$tag.bounds.2 -t 120 -out "dt_bounds: ok" -- "$@" $MPIEXEC -n 2 $TB/dt_bounds
     tcase dt.$tag.free_pending -t 120 -out "dt_free_pending: ok" -- "$@" $MPIEXEC -n 2 $TB/dt_free_pending
     tcase dt.$tag.darray.4 -t 120 -out "dt_darray: ok" -- "$@" $MPIEXEC -n 4 $TB/dt_darray
     tcase dt.$tag.darray.6 -t 120 -out "dt_darray: ok" -- "$@" $MPIEXEC -n 6 $TB/dt_darray

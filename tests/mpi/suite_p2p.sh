@@ -16,6 +16,7 @@ p2p_all() {
     tcase p2p.$tag.probe -- "$@" $MPIEXEC -n 3 $TB/p2p_probe
     tcase p2p.$tag.status-error -- "$@" $MPIEXEC -n 2 $TB/p2p_status_error
     tcase p2p.$tag.sendrecv -- "$@" $MPIEXEC -n 4 $TB/p2p_sendrecv
+    tcase p2p.$tag.isendrecv.4 -t 120 -out "p2p_isendrecv: ok" -- "$@" $MPIEXEC -n 4 $TB/p2p_isendrecv
     tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
     tcase p2p.$tag.window.2 -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_window
     tcase p2p.$tag.window.4 -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_window
@@ -30,5 +31,8 @@ p2p_all nodes env TIDE_SIM_NODES=2
 # a message of 2^31 + 5 MPI_CHAR: 2 GiB on each rank, about 5 s of CPU
 # on each (TIDE_TEST_NO_BIG set in the environment leaves it out)
 tcase p2p.large-count.big -t 300 -out "p2p_large_count: ok" -- $MPIEXEC -n 2 $TB/p2p_large_count
+tcase p2p.isendrecv.16 -t 180 -out "p2p_isendrecv: ok" -- $MPIEXEC -n 16 $TB/p2p_isendrecv
+tcase p2p.isendrecv.2 -t 120 -out "p2p_isendrecv: ok" -- $MPIEXEC -n 2 $TB/p2p_isendrecv
+tcase p2p.singleton-isendrecv -out "p2p_isendrecv: ok" -- $TB/p2p_isendrecv
 tcase p2p.singleton -- $TB/p2p_cancel
 tcase p2p.singleton-bsend -- $TB/p2p_bsend_cancel

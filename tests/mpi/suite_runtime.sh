@@ -118,3 +118,7 @@ tcase rt.bad.no-oversubscribe -rc 2 -err "only [0-9]+ slots" -- $MPIEXEC -n 64 -
 tcheck rt.bad.cleanup rt_no_leftovers "$TB/rt_env"
 
 unset TIDE_TMPDIR
+
+# mpicc links Tide's libmpi whatever -L the user adds, and a program built
+# with Tide's mpi.h refuses another implementation's libmpi
+tcase rt.mpicc.own-libmpi -t 60 -out "check-mpicc: ok" -- sh "$S/tests/check-mpicc.sh" "$B" "$S"

@@ -152,6 +152,11 @@ static void check_sub(MPI_Comm c, int k0, int k1)
     int er = k0 && k1 ? rank : k0 ? x : k1 ? y : 0;
     CHECK(n == en && r == er && nd == k0 + k1, "Cart_sub(%d, %d): size %d rank %d ndims %d, expected %d %d %d", k0,
           k1, n, r, nd, en, er, k0 + k1);
+    /* no dimension kept: a zero-dimensional Cartesian communicator of one
+     * process on every rank (MPI-2.2 7.5.7), not MPI_COMM_NULL */
+    int st;
+    MPI_Topo_test(s, &st);
+    CHECK(st == MPI_CART, "Cart_sub(%d, %d): topology %d", k0, k1, st);
     int dims[2], per[2], co[2];
     CHECK_OK(MPI_Cart_get(s, 2, dims, per, co));
     if (k0 && !k1)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <complex.h>
 #include <limits.h>
+#include <math.h>
 #include <cmocka.h>
 
 #include "runtime/api.h"
@@ -306,7 +307,7 @@ FLOAT_CONV(f16, _Float16)
 FLOAT_CONV(f128, _Float128)
 #endif
 
-static void check_float_type(const char *tname, MPI_Datatype dt, size_t size,
+static void check_float_type(const char *tname, MPI_Datatype dt, size_t size, unsigned allowed,
                              void (*to)(const double *, void *, int), double (*from)(const void *, int))
 {
     struct tide_datatype *t = tide_datatype_get(dt);
@@ -324,17 +325,20 @@ static void check_float_type(const char *tname, MPI_Datatype dt, size_t size,
                 fail_msg("MPI_%s on %s element %d: %g, expected %g", op_str[i], tname, k, from(io, k),
                          fl_exp[i][k]);
     }
-    check_refused(dt, G_FLOAT, tname);
+    check_refused(dt, allowed, tname);
 }
 
-#define CF(dt, tag, T) check_float_type(#dt, dt, sizeof(T), fto_##tag, ffrom_##tag)
+/* the C floating types also take the logical ops (an extension, as in
+ * MPICH); the Fortran ones do not */
+#define CF(dt, tag, T) check_float_type(#dt, dt, sizeof(T), G_FLOAT, fto_##tag, ffrom_##tag)
+#define CF_C(dt, tag, T) check_float_type(#dt, dt, sizeof(T), G_FLOAT | G_LOGICAL, fto_##tag, ffrom_##tag)
 
 static void test_floating_point(void **state)
 {
     (void)state;
-    CF(MPI_FLOAT, float, float);
-    CF(MPI_DOUBLE, double, double);
-    CF(MPI_LONG_DOUBLE, ldouble, long double);
+    CF_C(MPI_FLOAT, float, float);
+    CF_C(MPI_DOUBLE, double, double);
+    CF_C(MPI_LONG_DOUBLE, ldouble, long double);
     CF(MPI_REAL, float, float);
     CF(MPI_DOUBLE_PRECISION, double, double);
     CF(MPI_REAL4, float, float);
@@ -381,6 +385,68 @@ static void test_logical(void **state)
             assert_int_equal(io[k], lexp[i][k]);
     }
     check_refused(MPI_LOGICAL, G_LOGICAL, "MPI_LOGICAL");
+}
+
+/* The logical ops on the C floating types: a value is true when it
+ * compares unequal to zero, as in C (NaN and infinities are true, -0.0 is
+ * false); the result is 1.0 or +0.0. */
+#define NFL 12
+static const int fl_truth_in[NFL] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1};
+static const int fl_truth_io[NFL] = {0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1};
+/* hand-computed from the truth values above */
+static const int fl_logical_exp[3][NFL] = {
+    /* LAND */ {0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1},
+    /* LOR */ {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+    /* LXOR */ {0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0},
+};
+
+#define FLOAT_LOGICAL_CHECK(dt, T)                                                              \
+    do {                                                                                        \
+        const MPI_Op lops[3] = {MPI_LAND, MPI_LOR, MPI_LXOR};                                   \
+        const char *lnames[3] = {"LAND", "LOR", "LXOR"};                                        \
+        T nan = (T)NAN, inf = (T)INFINITY, tiny = (T)1e-40L; /* subnormal as a float */         \
+        for (int o = 0; o < 3; o++) {                                                           \
+            /* all zero (both signs), mixed, NaN, infinities, tiny and large values */        \
+            T in[NFL] = {0.0, -0.0, 0.0, 2.5, -1.0, nan, nan, 0.0, -0.0, tiny, inf, (T)1e30};   \
+            T io[NFL] = {0.0, 0.0, -0.0, 0.0, 3.0, 1.0, -0.0, nan, 7.0, -0.0, -inf, nan};     \
+            for (int k = 0; k < NFL; k++) {                                                     \
+                assert_int_equal(in[k] != 0, fl_truth_in[k]);                                   \
+                assert_int_equal(io[k] != 0, fl_truth_io[k]);                                   \
+            }                                                                                   \
+            int rc = PMPI_Reduce_local(in, io, NFL, dt, lops[o]);                               \
+            if (rc != MPI_SUCCESS)                                                              \
+                fail_msg("MPI_%s on %s: error class %d", lnames[o], #dt, err_class(rc));       \
+            for (int k = 0; k < NFL; k++) {                                                     \
+                T want = (T)fl_logical_exp[o][k];                                               \
+                if (io[k] != want || signbit(io[k]))                                            \
+                    fail_msg("MPI_%s on %s element %d: %Lg, expected %Lg", lnames[o], #dt, k,  \
+                             (long double)io[k], (long double)want);                            \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
+
+static void test_float_logical(void **state)
+{
+    (void)state;
+    FLOAT_LOGICAL_CHECK(MPI_FLOAT, float);
+    FLOAT_LOGICAL_CHECK(MPI_DOUBLE, double);
+    FLOAT_LOGICAL_CHECK(MPI_LONG_DOUBLE, long double);
+    /* longer than one vector loop, misaligned (the staged path) */
+    _Alignas(16) unsigned char buf[8 * 1001 + 8 * 1001 + 8];
+    double *in = (double *)(void *)(buf + 4), *io = in + 1001;
+    for (int k = 0; k < 1001; k++) {
+        double a = k % 3 == 0 ? 0.0 : k % 3 == 1 ? -0.5 : NAN, b = k % 5 == 0 ? -0.0 : 4.0;
+        memcpy(&in[k], &a, sizeof a);
+        memcpy(&io[k], &b, sizeof b);
+    }
+    assert_int_equal(PMPI_Reduce_local(in, io, 1001, MPI_DOUBLE, MPI_LXOR), MPI_SUCCESS);
+    for (int k = 0; k < 1001; k++) {
+        double r;
+        memcpy(&r, &io[k], sizeof r);
+        double want = (k % 3 != 0) != (k % 5 != 0) ? 1.0 : 0.0;
+        if (r != want || signbit(r))
+            fail_msg("MPI_LXOR on 1001 misaligned doubles, element %d: %g, expected %g", k, r, want);
+    }
 }
 
 /* ---- complex ---- */
@@ -863,7 +929,8 @@ static void test_reduce_local_errors(void **state)
     assert_int_equal(b[0], 3);
     /* the (op, type) table is checked even with count 0 */
     assert_int_equal(err_class(PMPI_Reduce_local(a, b, 0, MPI_FLOAT, MPI_BAND)), MPI_ERR_OP);
-    assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_DOUBLE, MPI_LAND)), MPI_ERR_OP);
+    assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_DOUBLE_PRECISION, MPI_LAND)), MPI_ERR_OP);
+    assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_C_DOUBLE_COMPLEX, MPI_LOR)), MPI_ERR_OP);
     assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_INTEGER, MPI_LOR)), MPI_ERR_OP);
     assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_INTEGER8, MPI_LXOR)), MPI_ERR_OP);
     assert_int_equal(err_class(PMPI_Reduce_local(a, b, 1, MPI_C_BOOL, MPI_SUM)), MPI_ERR_OP);
@@ -887,6 +954,7 @@ int main(void)
         cmocka_unit_test(test_integer_wraparound),
         cmocka_unit_test(test_floating_point),
         cmocka_unit_test(test_logical),
+        cmocka_unit_test(test_float_logical),
         cmocka_unit_test(test_complex),
         cmocka_unit_test(test_maxloc_minloc),
         cmocka_unit_test(test_maxloc_order_independent),
