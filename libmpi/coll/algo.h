@@ -271,7 +271,7 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
 /* reduce_scatter.c: counts[i] elements of the reduction to view rank i;
  * sbuf may be MPI_IN_PLACE (input in rbuf). */
 void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, void *rbuf,
-                               const int *counts, struct tide_datatype *dt, struct tide_op *op, int alg,
+                               const MPI_Count *counts, struct tide_datatype *dt, struct tide_op *op, int alg,
                                int step);
 
 /* The steps one builder may use: phases of one collective take bases

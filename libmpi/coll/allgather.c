@@ -14,6 +14,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
@@ -32,8 +33,8 @@ struct blocks {
     void *buf;
     struct tide_datatype *dt;
     size_t rcount;        /* even blocks */
-    const int *counts;    /* v-blocks (NULL: even) */
-    const int *displs;
+    const MPI_Count *counts;    /* v-blocks (NULL: even) */
+    const MPI_Aint *displs;
 };
 
 static size_t blk_count(const struct blocks *b, int i)
@@ -337,7 +338,7 @@ void tide_allgather_build(struct tide_sched *s, const struct tide_cv *v, const v
 }
 
 static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
-                             struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                             struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                              struct tide_datatype *rdt, int alg, int step)
 {
     struct blocks b = {.buf = rbuf, .dt = rdt, .counts = rcounts, .displs = displs};
@@ -383,12 +384,15 @@ static void allgatherv_build(struct tide_sched *s, const struct tide_cv *v, cons
 
 struct agargs {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *displs;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *displs;
     struct tide_datatype *rdt;
+    const int *ircounts, *idispls; /* the int form's arrays (widened into rcounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 /* shm_block: for a blocking call (even blocks), the bytes each rank puts
@@ -474,11 +478,11 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct agargs
                              0);
 }
 
-int tide_coll_allgather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_allgather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                         struct tide_datatype *rdt, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
-    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt};
+    struct agargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, NULL, NULL, {{NULL}, 0}};
     int rc = allgather_direct_run(c, &a);
     if (rc >= 0)
         return rc;
@@ -503,7 +507,9 @@ static int check(const char *fn, struct tide_comm *c, struct agargs *a, MPI_Data
         return rc;
     int nblk = c->is_inter ? c->remote_size : c->size;
     if (vform) {
-        if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+        if ((a->ircounts &&
+             (rc = tide_coll_widen(&a->wide, a->ircounts, a->idispls, nblk, fn, &a->rcounts, &a->displs))) ||
+            (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
             (rc = tide_coll_check_counts(a->rcounts, a->displs, nblk, a->rdt, true, fn, "recvcounts", "displs")))
             return rc;
         if (!c->is_inter && a->sbuf != MPI_IN_PLACE &&
@@ -562,13 +568,16 @@ static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn
     agree_build(s, c, fn, &k->a, k->vform);
 }
 
-/* An _init call: the request keeps the checked arguments. */
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
 static int keep(const char *fn, struct tide_comm *c, const struct agargs *a, bool vform, MPI_Request *request)
 {
     struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
     if (!p)
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct allgather_kept k = {*a, vform};
+    k.a.ircounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
     if (vform) {
         size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
         k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
@@ -579,8 +588,8 @@ static int keep(const char *fn, struct tide_comm *c, const struct agargs *a, boo
     return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
 }
 
-static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+static int run_api(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -610,11 +619,27 @@ static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datat
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct agargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_allgather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                       MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs, MPI_Datatype rtype,
+                       MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct agargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
+}
+
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Allgather", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgather)
@@ -623,7 +648,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Iallgather", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgather)
@@ -632,7 +657,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Allgatherv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Allgatherv)
@@ -642,7 +667,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Iallgatherv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iallgatherv)
@@ -655,7 +680,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, NULL, NULL, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Allgather_init)
@@ -669,7 +694,7 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL};
+    struct agargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, recvcounts, displs, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Allgatherv_init)

@@ -23,6 +23,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
@@ -413,7 +414,7 @@ void tide_allreduce_build(struct tide_sched *s, const struct tide_cv *v, const v
 /* May choose shm (the shared region) for the blocking form; the
  * nonblocking form runs linear instead, which combines in the same order
  * (v0 op (v1 op (... op v[n-1]))), so both give the same bits. */
-static int allreduce_alg(struct tide_comm *c, int count, struct tide_datatype *dt, struct tide_op *op)
+static int allreduce_alg(struct tide_comm *c, MPI_Count count, struct tide_datatype *dt, struct tide_op *op)
 {
     struct tide_coll_sel sel = {.kind = TC_ALLREDUCE, .bytes = (size_t)count * dt->size, .commute = op->commute,
                                 .even = true};
@@ -422,7 +423,7 @@ static int allreduce_alg(struct tide_comm *c, int count, struct tide_datatype *d
     return tide_coll_select(&sel);
 }
 
-static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                   struct tide_datatype *dt, struct tide_op *op)
 {
     if (c->is_inter) {
@@ -439,7 +440,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
 
 /* A blocking allreduce without a schedule, if its algorithm and layout
  * allow: MPI_SUCCESS or an error, or -1 when the caller must build one. */
-static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                                 struct tide_datatype *dt, struct tide_op *op)
 {
     if (!tide_direct_allowed(c))
@@ -458,7 +459,7 @@ static int allreduce_direct_run(struct tide_comm *c, const void *sbuf, void *rbu
     return tide_direct_allreduce(&v, sbuf, rbuf, (size_t)count, dt, op);
 }
 
-int tide_coll_allreduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+int tide_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_datatype *dt, struct tide_op *op,
                         struct tide_comm *c)
 {
     tide_coll_enter(c, true);
@@ -475,7 +476,7 @@ int tide_coll_allreduce(const void *sbuf, void *rbuf, int count, struct tide_dat
 struct allreduce_args {
     const void *sbuf;
     void *rbuf;
-    int count;
+    MPI_Count count;
     struct tide_datatype *dt;
     struct tide_op *o;
     MPI_Op op;
@@ -491,7 +492,7 @@ static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *f
     build(s, c, a->sbuf, a->rbuf, a->count, a->dt, a->o);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op,
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
@@ -534,6 +535,12 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_allreduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)

@@ -11,6 +11,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/shm_coll.h"
@@ -182,19 +183,24 @@ enum form { F_EVEN, F_V, F_W };
 
 struct aaargs {
     const void *sbuf;
-    int scount;
-    const int *scounts, *sdispls;
+    MPI_Count scount;
+    const MPI_Count *scounts;
+    const MPI_Aint *sdispls;
     struct tide_datatype *sdt;
     struct tide_datatype **sdts; /* F_W */
     void *rbuf;
-    int rcount;
-    const int *rcounts, *rdispls;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *rdispls;
     struct tide_datatype *rdt;
     struct tide_datatype **rdts;
+    /* the int form's arrays (widened into the ones above) */
+    const int *iscounts, *isdispls, *ircounts, *irdispls;
+    struct tide_coll_wide wide;
 };
 
 /* the sides of a v/w call */
-static bool vw_side(struct tide_sched *s, struct side *x, const void *buf, const int *counts, const int *displs,
+static bool vw_side(struct tide_sched *s, struct side *x, const void *buf, const MPI_Count *counts, const MPI_Aint *displs,
                     struct tide_datatype *dt, struct tide_datatype **dts, int n)
 {
     size_t *c = tide_sched_alloc(s, (size_t)n * sizeof *c);
@@ -321,7 +327,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct aaargs
         exchange_linear(s, &v, &snd, &rcv, 0);
 }
 
-int tide_coll_alltoall(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_alltoall(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                        struct tide_datatype *rdt, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
@@ -381,6 +387,11 @@ static int check(const char *fn, struct tide_comm *c, struct aaargs *a, MPI_Data
         }
         return MPI_SUCCESS;
     }
+    if (a->ircounts && (rc = tide_coll_widen(&a->wide, a->ircounts, a->irdispls, n, fn, &a->rcounts, &a->rdispls)))
+        return rc;
+    if (a->iscounts && a->sbuf != MPI_IN_PLACE &&
+        (rc = tide_coll_widen(&a->wide, a->iscounts, a->isdispls, n, fn, &a->scounts, &a->sdispls)))
+        return rc;
     if (f == F_V) {
         if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
             (rc = tide_coll_check_counts(a->rcounts, a->rdispls, n, a->rdt, true, fn, "recvcounts", "rdispls")))
@@ -453,7 +464,7 @@ static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn
 }
 
 /* An _init call: the request keeps the checked arguments (copies of the
- * arrays; the caller still frees a->sdts and a->rdts). */
+ * wide arrays; the caller still frees a->sdts and a->rdts). */
 static int keep(const char *fn, struct tide_comm *c, const struct aaargs *a, enum form f, MPI_Request *request)
 {
     struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
@@ -461,7 +472,10 @@ static int keep(const char *fn, struct tide_comm *c, const struct aaargs *a, enu
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct alltoall_kept k = {*a, f};
     size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
-    k.a.scounts = k.a.sdispls = k.a.rcounts = k.a.rdispls = NULL;
+    k.a.scounts = k.a.rcounts = NULL;
+    k.a.sdispls = k.a.rdispls = NULL;
+    k.a.iscounts = k.a.isdispls = k.a.ircounts = k.a.irdispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
     k.a.sdts = k.a.rdts = NULL;
     if (f != F_EVEN) {
         k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
@@ -484,9 +498,9 @@ static int keep(const char *fn, struct tide_comm *c, const struct aaargs *a, enu
     return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
 }
 
-static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
-                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
-                 MPI_Request *request, enum tide_coll_mode mode)
+static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                   const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
+                   MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -526,6 +540,33 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                 const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum form f,
+                 MPI_Request *request, enum tide_coll_mode mode)
+{
+    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, mode);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_alltoall_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    struct aaargs a = {.sbuf = sbuf, .scount = scount, .rbuf = rbuf, .rcount = rcount};
+    return start(fn, &a, stype, rtype, NULL, NULL, comm, F_EVEN, request, tide_coll_mode_of(nonblocking));
+}
+
+int tide_alltoallv_api(const char *fn, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                       MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts,
+                       const MPI_Aint *rdispls, MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
+                       bool wform, MPI_Request *request, bool nonblocking)
+{
+    struct aaargs a = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .rbuf = rbuf, .rcounts = rcounts,
+                       .rdispls = rdispls};
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, wform ? F_W : F_V, request,
+                 tide_coll_mode_of(nonblocking));
+}
+
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -548,8 +589,8 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoallv)
@@ -559,8 +600,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Ialltoallv", &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ialltoallv)
@@ -570,10 +611,10 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, NULL,
-                 false);
+                 TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Alltoallw)
 
@@ -582,8 +623,8 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start("MPI_Ialltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W,
                  request, TIDE_COLL_NONBLOCKING);
 }
@@ -611,8 +652,8 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, F_V, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Alltoallv_init)
@@ -626,8 +667,8 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct aaargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                       .rcounts = recvcounts, .rdispls = rdispls};
+    struct aaargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                       .ircounts = recvcounts, .irdispls = rdispls};
     return start(fn, &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, F_W, request,
                  TIDE_COLL_PERSISTENT);
 }

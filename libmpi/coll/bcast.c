@@ -9,6 +9,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
@@ -191,7 +192,7 @@ void tide_bcast_build(struct tide_sched *s, const struct tide_cv *v, void *buf, 
 
 /* blocking: the call may read straight from the root's memory (and its
  * choice is kept for the next call of the size) */
-static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt, bool blocking)
+static int bcast_alg(struct tide_comm *c, MPI_Count count, struct tide_datatype *dt, bool blocking)
 {
     size_t bytes = (size_t)count * dt->size;
     struct tide_coll_memo *m = c->coll ? &c->coll->bcast_memo : NULL;
@@ -210,7 +211,7 @@ static int bcast_alg(struct tide_comm *c, int count, struct tide_datatype *dt, b
 
 /* A blocking broadcast without a schedule, if its algorithm allows:
  * MPI_SUCCESS or an error, or -1 when the caller must build one. */
-static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct tide_datatype *dt, int root)
+static int bcast_direct_run(struct tide_comm *c, void *buf, MPI_Count count, struct tide_datatype *dt, int root)
 {
     if (!tide_direct_allowed(c))
         return -1;
@@ -236,7 +237,7 @@ static int bcast_direct_run(struct tide_comm *c, void *buf, int count, struct ti
     return tide_direct_bcast(&v, buf, (size_t)count, dt, root, alg);
 }
 
-static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, int count, struct tide_datatype *dt,
+static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, MPI_Count count, struct tide_datatype *dt,
                         int root)
 {
     if (c->is_inter) {
@@ -254,7 +255,7 @@ static void bcast_build(struct tide_sched *s, struct tide_comm *c, void *buf, in
         tide_bcast_build(s, &v, buf, (size_t)count, dt, root, alg, 0);
 }
 
-int tide_coll_bcast(void *buf, int count, struct tide_datatype *dt, int root, struct tide_comm *c)
+int tide_coll_bcast(void *buf, MPI_Count count, struct tide_datatype *dt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
     int rc = bcast_direct_run(c, buf, count, dt, root);
@@ -267,7 +268,7 @@ int tide_coll_bcast(void *buf, int count, struct tide_datatype *dt, int root, st
     return tide_sched_run(s);
 }
 
-static int check(const char *fn, void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+static int check(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  struct tide_comm **cp, struct tide_datatype **dtp)
 {
     int rc = tide_coll_check_comm(comm, fn, cp);
@@ -288,7 +289,7 @@ static int check(const char *fn, void *buf, int count, MPI_Datatype datatype, in
 
 struct bcast_args {
     void *buf;
-    int count;
+    MPI_Count count;
     struct tide_datatype *dt;
     int root;
 };
@@ -305,7 +306,7 @@ static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *f
     bcast_build(s, c, a->buf, a->count, a->dt, a->root);
 }
 
-static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+static int start(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  MPI_Request *request, enum tide_coll_mode mode)
 {
     struct tide_comm *c;
@@ -337,6 +338,12 @@ static int start(const char *fn, void *buf, int count, MPI_Datatype datatype, in
     agree_build(s, c, fn, &a);
     rc = mode == TIDE_COLL_NONBLOCKING ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_bcast_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Request *request, bool nonblocking)
+{
+    return start(fn, buf, count, datatype, root, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)

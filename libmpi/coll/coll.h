@@ -19,18 +19,18 @@ struct tide_datatype;
 struct tide_op;
 
 int tide_coll_barrier(struct tide_comm *c);
-int tide_coll_bcast(void *buf, int count, struct tide_datatype *dt, int root, struct tide_comm *c);
-int tide_coll_gather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_bcast(void *buf, MPI_Count count, struct tide_datatype *dt, int root, struct tide_comm *c);
+int tide_coll_gather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                      struct tide_datatype *rdt, int root, struct tide_comm *c);
-int tide_coll_scatter(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_scatter(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                       struct tide_datatype *rdt, int root, struct tide_comm *c);
-int tide_coll_allgather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_allgather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                         struct tide_datatype *rdt, struct tide_comm *c);
-int tide_coll_alltoall(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_alltoall(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                        struct tide_datatype *rdt, struct tide_comm *c);
-int tide_coll_reduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+int tide_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_datatype *dt, struct tide_op *op,
                      int root, struct tide_comm *c);
-int tide_coll_allreduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+int tide_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_datatype *dt, struct tide_op *op,
                         struct tide_comm *c);
 
 /* Nonblocking collectives in flight on this process. */

@@ -59,17 +59,17 @@ int tide_coll_check_request(MPI_Request *request, const char *fn)
     return MPI_SUCCESS;
 }
 
-int tide_coll_check_type(MPI_Datatype h, int count, const char *fn, const char *argname, struct tide_datatype **dt)
+int tide_coll_check_type(MPI_Datatype h, MPI_Count count, const char *fn, const char *argname, struct tide_datatype **dt)
 {
     *dt = tide_datatype_get(h);
     return tide_datatype_check(*dt, h, count, fn, argname);
 }
 
-int tide_coll_check_buf(const void *buf, int count, struct tide_datatype *dt, const char *fn, const char *argname)
+int tide_coll_check_buf(const void *buf, MPI_Count count, struct tide_datatype *dt, const char *fn, const char *argname)
 {
     /* NULL is MPI_BOTTOM: fine with a derived type of absolute addresses */
     if (!buf && count > 0 && dt->size > 0 && dt->predefined)
-        return tide_err(MPI_ERR_BUFFER, "%s: NULL buffer for %d elements of %s (argument %s)", fn, count,
+        return tide_err(MPI_ERR_BUFFER, "%s: NULL buffer for %lld elements of %s (argument %s)", fn, count,
                         dt->name, argname);
     return MPI_SUCCESS;
 }
@@ -205,7 +205,7 @@ static int check_overlap(struct span *sp, int n, const char *fn, const char *cna
 
 #define SPAN_LIMIT ((long long)(PTRDIFF_MAX / 4))
 
-int tide_coll_check_counts(const int *counts, const int *displs, int n, struct tide_datatype *dt, bool written,
+int tide_coll_check_counts(const MPI_Count *counts, const MPI_Aint *displs, int n, struct tide_datatype *dt, bool written,
                            const char *fn, const char *cname, const char *dname)
 {
     if (n > 0 && !counts)
@@ -214,7 +214,7 @@ int tide_coll_check_counts(const int *counts, const int *displs, int n, struct t
         return tide_err(MPI_ERR_ARG, "%s: %s must not be NULL", fn, dname);
     for (int i = 0; i < n; i++)
         if (counts[i] < 0)
-            return tide_err(MPI_ERR_COUNT, "%s: negative count %d at index %d (argument %s)", fn, counts[i], i,
+            return tide_err(MPI_ERR_COUNT, "%s: negative count %lld at index %d (argument %s)", fn, counts[i], i,
                             cname);
     if (!dname)
         return MPI_SUCCESS;
@@ -223,9 +223,9 @@ int tide_coll_check_counts(const int *counts, const int *displs, int n, struct t
         long long d = displs[i] < 0 ? -(long long)displs[i] : displs[i];
         if (aext && (d > SPAN_LIMIT / aext || counts[i] > SPAN_LIMIT / aext))
             return tide_err(MPI_ERR_COUNT,
-                            "%s: block %d (displacement %d, count %d) lies beyond any addressable buffer "
+                            "%s: block %d (displacement %lld, count %lld) lies beyond any addressable buffer "
                             "(arguments %s and %s)",
-                            fn, i, displs[i], counts[i], cname, dname);
+                            fn, i, (long long)displs[i], counts[i], cname, dname);
     }
     if (!written || !dt->contig || dt->size == 0 || !tide_coll_checking())
         return MPI_SUCCESS;
@@ -246,7 +246,7 @@ int tide_coll_check_counts(const int *counts, const int *displs, int n, struct t
     return rc;
 }
 
-int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Datatype *types, int n, bool written,
+int tide_coll_check_countsw(const MPI_Count *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n, bool written,
                             const char *fn, const char *cname, const char *dname, const char *tname,
                             struct tide_datatype **dts)
 {
@@ -255,7 +255,7 @@ int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Data
     bool all_contig = true;
     for (int i = 0; i < n; i++) {
         if (counts[i] < 0)
-            return tide_err(MPI_ERR_COUNT, "%s: negative count %d at index %d (argument %s)", fn, counts[i], i,
+            return tide_err(MPI_ERR_COUNT, "%s: negative count %lld at index %d (argument %s)", fn, counts[i], i,
                             cname);
         dts[i] = tide_datatype_get(types[i]);
         if (counts[i] == 0 && !dts[i]) {
@@ -269,7 +269,7 @@ int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Data
             all_contig = false;
         long long aext = dts[i]->extent < 0 ? -(long long)dts[i]->extent : dts[i]->extent;
         if (aext && counts[i] > SPAN_LIMIT / aext)
-            return tide_err(MPI_ERR_COUNT, "%s: block %d (count %d) is larger than any addressable buffer "
+            return tide_err(MPI_ERR_COUNT, "%s: block %d (count %lld) is larger than any addressable buffer "
                                            "(argument %s)", fn, i, counts[i], cname);
     }
     if (!written || !all_contig || !tide_coll_checking())
@@ -291,19 +291,72 @@ int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Data
     return rc;
 }
 
-int tide_coll_sum_counts(const int *counts, int n, const char *fn, const char *cname, int *sum)
+static void *widen_mem(struct tide_coll_wide *w, size_t bytes)
 {
-    long long t = 0;
+    if (w->used == (int)(sizeof w->mem / sizeof w->mem[0]))
+        return NULL;
+    void *m = malloc(bytes ? bytes : 1);
+    if (m)
+        w->mem[w->used++] = m;
+    return m;
+}
+
+int tide_coll_widen_counts(struct tide_coll_wide *w, const int *in, int n, const char *fn, const MPI_Count **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Count *c = widen_mem(w, (size_t)n * sizeof *c);
+    if (!c)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     for (int i = 0; i < n; i++)
-        t += counts[i];
-    if (t > INT_MAX)
-        return tide_err(MPI_ERR_COUNT, "%s: the counts add up to %lld, more than an int holds (argument %s)", fn,
-                        t, cname);
-    *sum = (int)t;
+        c[i] = in[i];
+    *out = c;
     return MPI_SUCCESS;
 }
 
-int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struct tide_datatype *rdt,
+int tide_coll_widen_displs(struct tide_coll_wide *w, const int *in, int n, const char *fn, const MPI_Aint **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Aint *d = widen_mem(w, (size_t)n * sizeof *d);
+    if (!d)
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    for (int i = 0; i < n; i++)
+        d[i] = in[i];
+    *out = d;
+    return MPI_SUCCESS;
+}
+
+int tide_coll_widen(struct tide_coll_wide *w, const int *icounts, const int *idispls, int n, const char *fn,
+                    const MPI_Count **counts, const MPI_Aint **displs)
+{
+    int rc = tide_coll_widen_counts(w, icounts, n, fn, counts);
+    if (rc == MPI_SUCCESS && displs)
+        rc = tide_coll_widen_displs(w, idispls, n, fn, displs);
+    return rc;
+}
+
+void tide_coll_wide_free(struct tide_coll_wide *w)
+{
+    for (int i = 0; i < w->used; i++)
+        free(w->mem[i]);
+    w->used = 0;
+}
+
+int tide_coll_sum_counts(const MPI_Count *counts, int n, const char *fn, const char *cname, MPI_Count *sum)
+{
+    long long t = 0;
+    for (int i = 0; i < n; i++)
+        if (__builtin_add_overflow(t, counts[i], &t))
+            return tide_err(MPI_ERR_COUNT, "%s: the counts add up to more than a count holds (argument %s)", fn,
+                            cname);
+    *sum = t;
+    return MPI_SUCCESS;
+}
+
+int tide_coll_check_fit(MPI_Count scount, struct tide_datatype *sdt, MPI_Count rcount, struct tide_datatype *rdt,
                         const char *fn)
 {
     size_t s = (size_t)scount * sdt->size, r = (size_t)rcount * rdt->size;

@@ -28,16 +28,21 @@ enum tide_coll_mode {
      * request chooses the same algorithm on every rank */
     TIDE_COLL_PERSISTENT,
 };
+/* The mode of a blocking or nonblocking call (coll_api.h's bodies). */
+static inline enum tide_coll_mode tide_coll_mode_of(bool nonblocking)
+{
+    return nonblocking ? TIDE_COLL_NONBLOCKING : TIDE_COLL_BLOCKING;
+}
 
 /* The communicator (*c NULL if invalid: raise with tide_coll_raise). */
 int tide_coll_check_comm(MPI_Comm comm, const char *fn, struct tide_comm **c);
 int tide_coll_check_intra(struct tide_comm *c, const char *fn);
 int tide_coll_check_request(MPI_Request *request, const char *fn);
 /* A (count, datatype) pair: valid committed type, count >= 0. */
-int tide_coll_check_type(MPI_Datatype h, int count, const char *fn, const char *argname,
+int tide_coll_check_type(MPI_Datatype h, MPI_Count count, const char *fn, const char *argname,
                          struct tide_datatype **dt);
 /* A buffer that will be read or written: not NULL when it holds data. */
-int tide_coll_check_buf(const void *buf, int count, struct tide_datatype *dt, const char *fn,
+int tide_coll_check_buf(const void *buf, MPI_Count count, struct tide_datatype *dt, const char *fn,
                         const char *argname);
 /* MPI_IN_PLACE where the standard does not allow it. */
 int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, const char *why);
@@ -48,9 +53,9 @@ int tide_coll_no_in_place(const void *buf, const char *fn, const char *argname, 
  * block, at the start. */
 struct tide_coll_blocks {
     int n;
-    long long count;
-    const int *counts;
-    const int *displs;
+    MPI_Count count;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
     struct tide_datatype *dt;
     struct tide_datatype **dts;
 };
@@ -72,17 +77,33 @@ int tide_coll_check_op(MPI_Op op, struct tide_datatype *dt, const char *fn, stru
 /* An array of n counts (and optionally displacements) of type dt
  * describing blocks of one buffer: non-NULL, counts >= 0, the byte span
  * representable; if `written`, no two blocks may overlap. */
-int tide_coll_check_counts(const int *counts, const int *displs, int n, struct tide_datatype *dt, bool written,
+int tide_coll_check_counts(const MPI_Count *counts, const MPI_Aint *displs, int n, struct tide_datatype *dt, bool written,
                            const char *fn, const char *cname, const char *dname);
 /* Alltoallw form: per-block types and byte displacements. */
-int tide_coll_check_countsw(const int *counts, const int *displs, const MPI_Datatype *types, int n,
+int tide_coll_check_countsw(const MPI_Count *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n,
                             bool written, const char *fn, const char *cname, const char *dname,
                             const char *tname, struct tide_datatype **dts);
-/* Sum of n counts, MPI_ERR_COUNT if it does not fit an int. */
-int tide_coll_sum_counts(const int *counts, int n, const char *fn, const char *cname, int *sum);
+/* The int forms' count and displacement arrays widened to the MPI_Count
+ * counts and MPI_Aint displacements the collectives work on: each call
+ * makes an n-entry copy of a non-NULL array (a NULL one stays NULL, for
+ * the checks to report), owned by w until tide_coll_wide_free. The copies
+ * are made where the arrays are significant (the checks), and are needed
+ * only while the schedule is built. */
+struct tide_coll_wide {
+    void *mem[4];
+    int used;
+};
+int tide_coll_widen_counts(struct tide_coll_wide *w, const int *in, int n, const char *fn, const MPI_Count **out);
+int tide_coll_widen_displs(struct tide_coll_wide *w, const int *in, int n, const char *fn, const MPI_Aint **out);
+void tide_coll_wide_free(struct tide_coll_wide *w);
+/* Both of a (counts, displs) pair; displs NULL: counts only. */
+int tide_coll_widen(struct tide_coll_wide *w, const int *icounts, const int *idispls, int n, const char *fn,
+                    const MPI_Count **counts, const MPI_Aint **displs);
+/* Sum of n counts, MPI_ERR_COUNT if it overflows. */
+int tide_coll_sum_counts(const MPI_Count *counts, int n, const char *fn, const char *cname, MPI_Count *sum);
 /* The send side must fit in the receive side: (scount, sdt) packed bytes
  * at most (rcount, rdt) ones, and exactly as many under coll_check. */
-int tide_coll_check_fit(int scount, struct tide_datatype *sdt, int rcount, struct tide_datatype *rdt,
+int tide_coll_check_fit(MPI_Count scount, struct tide_datatype *sdt, MPI_Count rcount, struct tide_datatype *rdt,
                         const char *fn);
 
 /* First thing of every collective call, once the communicator is known

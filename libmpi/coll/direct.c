@@ -65,12 +65,12 @@ static void dsend(struct direct_sends *ds, const struct tide_cv *v, int to, int 
     struct tide_comm *c = v->comm;
     int peer = cv_rank(v, to), tag = cv_tag(v, step);
     uint32_t ctx = c->context_id + 1;
-    if (tide_send_immediate(buf, (int)count, dt, peer, tag, c, ctx))
+    if (tide_send_immediate(buf, (MPI_Count)count, dt, peer, tag, c, ctx))
         return;
     if (ds->n == DIRECT_SENDS)
         sends_wait(ds);
     struct tide_request *r;
-    int rc = tide_isend(buf, (int)count, dt, peer, tag, c, ctx, TIDE_MODE_STANDARD, &r);
+    int rc = tide_isend(buf, (MPI_Count)count, dt, peer, tag, c, ctx, TIDE_MODE_STANDARD, &r);
     if (rc != MPI_SUCCESS) {
         if (ds->err == MPI_SUCCESS)
             ds->err = rc;
@@ -83,7 +83,7 @@ static void drecv(struct direct_sends *ds, const struct tide_cv *v, int from, in
                   struct tide_datatype *dt)
 {
     struct tide_comm *c = v->comm;
-    int rc = tide_recv_blocking(buf, (int)count, dt, cv_rank(v, from), cv_tag(v, step), c, c->context_id + 1,
+    int rc = tide_recv_blocking(buf, (MPI_Count)count, dt, cv_rank(v, from), cv_tag(v, step), c, c->context_id + 1,
                                 MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS && ds->err == MPI_SUCCESS)
         ds->err = rc;
@@ -128,7 +128,7 @@ static int recvs_begin(struct direct_recvs *dr, struct direct_sends *ds, const s
         return tide_err(MPI_ERR_NO_MEM, "collective: out of memory for %d receives", n - 1);
     for (int k = 1; k < n; k++) {
         int from = (me - k + n) % n;
-        int rc = tide_irecv(elem_at(rbuf, rdt, (size_t)from * rcount), (int)rcount, rdt, cv_rank(v, from),
+        int rc = tide_irecv(elem_at(rbuf, rdt, (size_t)from * rcount), (MPI_Count)rcount, rdt, cv_rank(v, from),
                             cv_tag(v, 0), c, c->context_id + 1, &dr->r[dr->n]);
         if (rc == MPI_SUCCESS)
             dr->n++;

@@ -10,6 +10,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 #include "coll/pcoll.h"
@@ -105,7 +106,7 @@ void tide_gather_build(struct tide_sched *s, const struct tide_cv *v, const void
 }
 
 static void gatherv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, size_t scount,
-                           struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                           struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                            struct tide_datatype *rdt, int root, int step)
 {
     int n = v->n, me = v->me;
@@ -128,13 +129,16 @@ static void gatherv_linear(struct tide_sched *s, const struct tide_cv *v, const 
 
 struct gargs {
     const void *sbuf;
-    int scount;
+    MPI_Count scount;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *displs;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *displs;
     struct tide_datatype *rdt;
     int root;
+    const int *ircounts, *idispls; /* the int form's arrays (widened into rcounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 static void build(struct tide_sched *s, struct tide_comm *c, const struct gargs *a, bool vform)
@@ -162,14 +166,14 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct gargs 
                           alg, 0);
 }
 
-int tide_coll_gather(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_gather(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                      struct tide_datatype *rdt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Gather: out of memory");
-    struct gargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root};
+    struct gargs a = {sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, NULL, NULL, {{NULL}, 0}};
     build(s, c, &a, false);
     return tide_sched_run(s);
 }
@@ -202,7 +206,9 @@ static int check(const char *fn, struct tide_comm *c, struct gargs *a, MPI_Datat
     if (is_root) {
         int nblk = c->is_inter ? c->remote_size : c->size;
         if (vform) {
-            if ((rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
+            if ((a->ircounts &&
+                 (rc = tide_coll_widen(&a->wide, a->ircounts, a->idispls, nblk, fn, &a->rcounts, &a->displs))) ||
+                (rc = tide_coll_check_type(rtype, 0, fn, "recvtype", &a->rdt)) ||
                 (rc = tide_coll_check_counts(a->rcounts, a->displs, nblk, a->rdt, true, fn, "recvcounts",
                                              "displs")))
                 return rc;
@@ -256,28 +262,32 @@ static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn
     agree_build(s, c, fn, &k->a, k->vform);
 }
 
-/* An _init call: the request keeps the checked arguments. */
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
 static int keep(const char *fn, struct tide_comm *c, const struct gargs *a, bool vform, MPI_Request *request)
 {
     struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
     if (!p)
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct gather_kept k = {*a, vform};
+    k.a.ircounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
     bool is_root = c->is_inter ? a->root == MPI_ROOT : c->rank == a->root;
     if (vform && is_root) {
         size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
         k.a.rcounts = tide_pcoll_keep(p, a->rcounts, n * sizeof *a->rcounts);
         k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
     } else {
-        k.a.rcounts = k.a.displs = NULL; /* not significant here */
+        k.a.rcounts = NULL; /* not significant here */
+        k.a.displs = NULL;
     }
     tide_pcoll_hold_dt(p, a->sdt);
     tide_pcoll_hold_dt(p, a->rdt);
     return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
 }
 
-static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -303,11 +313,27 @@ static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Dataty
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_gather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                    MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs, MPI_Datatype rtype, int root,
+                    MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct gargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
+}
+
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Gather", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Gather)
@@ -316,7 +342,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Igather", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Igather)
@@ -325,7 +351,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Gatherv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Gatherv)
@@ -335,7 +361,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
     return start("MPI_Igatherv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Igatherv)
@@ -348,7 +374,7 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, recvcount, NULL, NULL, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Gather_init)
@@ -362,7 +388,7 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, recvcounts, displs, NULL, root};
+    struct gargs a = {sendbuf, sendcount, NULL, recvbuf, 0, NULL, NULL, NULL, root, recvcounts, displs, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Gatherv_init)

@@ -61,7 +61,7 @@ void tide_inter_barrier(struct tide_sched *s, struct tide_comm *c)
     tide_barrier_fan_out(s, &lv, 2);
 }
 
-void tide_inter_bcast(struct tide_sched *s, struct tide_comm *c, void *buf, int count, struct tide_datatype *dt,
+void tide_inter_bcast(struct tide_sched *s, struct tide_comm *c, void *buf, MPI_Count count, struct tide_datatype *dt,
                       int root)
 {
     struct tide_cv iv, lv;
@@ -79,8 +79,8 @@ void tide_inter_bcast(struct tide_sched *s, struct tide_comm *c, void *buf, int 
                      local_alg(TC_BCAST, c, lv.comm, (size_t)count * dt->size, true), 1);
 }
 
-void tide_inter_gather(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                       struct tide_datatype *sdt, void *rbuf, int rcount, struct tide_datatype *rdt, int root)
+void tide_inter_gather(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                       struct tide_datatype *sdt, void *rbuf, MPI_Count rcount, struct tide_datatype *rdt, int root)
 {
     struct tide_cv iv, lv;
     if (!views(s, c, &iv, &lv) || root == MPI_PROC_NULL)
@@ -108,8 +108,8 @@ void tide_inter_gather(struct tide_sched *s, struct tide_comm *c, const void *sb
     cv_send(s, &iv, root, 0, t, (size_t)lv.n * bb, byte);
 }
 
-void tide_inter_gatherv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                        struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+void tide_inter_gatherv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                        struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                         struct tide_datatype *rdt, int root)
 {
     struct tide_cv iv, lv;
@@ -125,8 +125,8 @@ void tide_inter_gatherv(struct tide_sched *s, struct tide_comm *c, const void *s
         cv_send(s, &iv, root, 0, sbuf, (size_t)scount, sdt);
 }
 
-void tide_inter_scatter(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                        struct tide_datatype *sdt, void *rbuf, int rcount, struct tide_datatype *rdt, int root)
+void tide_inter_scatter(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                        struct tide_datatype *sdt, void *rbuf, MPI_Count rcount, struct tide_datatype *rdt, int root)
 {
     struct tide_cv iv, lv;
     if (!views(s, c, &iv, &lv) || root == MPI_PROC_NULL)
@@ -153,8 +153,8 @@ void tide_inter_scatter(struct tide_sched *s, struct tide_comm *c, const void *s
     tide_scatter_build(s, &lv, t, bb, byte, rbuf, (size_t)rcount, rdt, 0, alg, 1);
 }
 
-void tide_inter_scatterv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, const int *scounts,
-                         const int *displs, struct tide_datatype *sdt, void *rbuf, int rcount,
+void tide_inter_scatterv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, const MPI_Count *scounts,
+                         const MPI_Aint *displs, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                          struct tide_datatype *rdt, int root)
 {
     struct tide_cv iv, lv;
@@ -170,8 +170,8 @@ void tide_inter_scatterv(struct tide_sched *s, struct tide_comm *c, const void *
         cv_recv(s, &iv, root, 0, rbuf, (size_t)rcount, rdt);
 }
 
-void tide_inter_allgather(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                          struct tide_datatype *sdt, void *rbuf, int rcount, struct tide_datatype *rdt)
+void tide_inter_allgather(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                          struct tide_datatype *sdt, void *rbuf, MPI_Count rcount, struct tide_datatype *rdt)
 {
     struct tide_cv iv, lv;
     if (!views(s, c, &iv, &lv))
@@ -201,8 +201,8 @@ void tide_inter_allgather(struct tide_sched *s, struct tide_comm *c, const void 
                          TIDE_STEP_PHASE);
 }
 
-void tide_inter_allgatherv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                           struct tide_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+void tide_inter_allgatherv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                           struct tide_datatype *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *displs,
                            struct tide_datatype *rdt)
 {
     struct tide_cv iv, lv;
@@ -219,8 +219,8 @@ void tide_inter_allgatherv(struct tide_sched *s, struct tide_comm *c, const void
             cv_send(s, &iv, (iv.me + k) % m, 0, sbuf, (size_t)scount, sdt);
 }
 
-void tide_inter_alltoall(struct tide_sched *s, struct tide_comm *c, const void *sbuf, int scount,
-                         struct tide_datatype *sdt, void *rbuf, int rcount, struct tide_datatype *rdt)
+void tide_inter_alltoall(struct tide_sched *s, struct tide_comm *c, const void *sbuf, MPI_Count scount,
+                         struct tide_datatype *sdt, void *rbuf, MPI_Count rcount, struct tide_datatype *rdt)
 {
     struct tide_cv iv, lv;
     if (!views(s, c, &iv, &lv))
@@ -238,9 +238,9 @@ void tide_inter_alltoall(struct tide_sched *s, struct tide_comm *c, const void *
         }
 }
 
-void tide_inter_alltoallv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, const int *scounts,
-                          const int *sdispls, struct tide_datatype *sdt, struct tide_datatype *const *sdts,
-                          void *rbuf, const int *rcounts, const int *rdispls, struct tide_datatype *rdt,
+void tide_inter_alltoallv(struct tide_sched *s, struct tide_comm *c, const void *sbuf, const MPI_Count *scounts,
+                          const MPI_Aint *sdispls, struct tide_datatype *sdt, struct tide_datatype *const *sdts,
+                          void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, struct tide_datatype *rdt,
                           struct tide_datatype *const *rdts)
 {
     struct tide_cv iv, lv;
@@ -263,7 +263,7 @@ void tide_inter_alltoallv(struct tide_sched *s, struct tide_comm *c, const void 
     }
 }
 
-void tide_inter_reduce(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+void tide_inter_reduce(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                        struct tide_datatype *dt, struct tide_op *op, int root)
 {
     struct tide_cv iv, lv;
@@ -284,7 +284,7 @@ void tide_inter_reduce(struct tide_sched *s, struct tide_comm *c, const void *sb
     }
 }
 
-void tide_inter_allreduce(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+void tide_inter_allreduce(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                           struct tide_datatype *dt, struct tide_op *op)
 {
     struct tide_cv iv, lv;
@@ -307,7 +307,7 @@ void tide_inter_allreduce(struct tide_sched *s, struct tide_comm *c, const void 
 }
 
 void tide_inter_reduce_scatter(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf,
-                               const int *counts, struct tide_datatype *dt, struct tide_op *op)
+                               const MPI_Count *counts, struct tide_datatype *dt, struct tide_op *op)
 {
     struct tide_cv iv, lv;
     if (!views(s, c, &iv, &lv))

@@ -14,6 +14,7 @@
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/pcoll.h"
 #include "comm/topo.h"
@@ -25,17 +26,22 @@ enum nform { N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW };
 
 struct nargs {
     const void *sbuf;
-    int scount;
-    const int *scounts, *sdispls;
+    MPI_Count scount;
+    const MPI_Count *scounts;
+    const MPI_Aint *sdispls;
     const MPI_Aint *sbdispls; /* alltoallw */
     struct tide_datatype *sdt;
     struct tide_datatype **sdts;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *rdispls;
+    MPI_Count rcount;
+    const MPI_Count *rcounts;
+    const MPI_Aint *rdispls;
     const MPI_Aint *rbdispls;
     struct tide_datatype *rdt;
     struct tide_datatype **rdts;
+    /* the int form's arrays (widened into scounts, sdispls, rcounts, rdispls) */
+    const int *iscounts, *isdispls, *ircounts, *irdispls;
+    struct tide_coll_wide wide;
 };
 
 /* the receive slot a message to destination k fills at its receiver */
@@ -113,14 +119,14 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct nargs 
 
 /* Alltoallw arrays: per-neighbour counts (>= 0) and valid types where
  * the count is not zero. */
-static int check_w(const int *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n, const char *fn,
+static int check_w(const MPI_Count *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n, const char *fn,
                    const char *cname, const char *dname, const char *tname, struct tide_datatype **dts)
 {
     if (n > 0 && (!counts || !displs || !types))
         return tide_err(MPI_ERR_ARG, "%s: %s, %s and %s must not be NULL", fn, cname, dname, tname);
     for (int i = 0; i < n; i++) {
         if (counts[i] < 0)
-            return tide_err(MPI_ERR_COUNT, "%s: negative count %d at index %d (argument %s)", fn, counts[i], i,
+            return tide_err(MPI_ERR_COUNT, "%s: negative count %lld at index %d (argument %s)", fn, counts[i], i,
                             cname);
         dts[i] = tide_datatype_get(types[i]);
         if (counts[i] == 0 && !dts[i]) {
@@ -147,6 +153,9 @@ static int check(const char *fn, struct tide_comm *c, struct nargs *a, MPI_Datat
         (rc = tide_coll_no_in_place(a->rbuf, fn, "recvbuf", "neighbourhood collectives have no in-place form")))
         return rc;
     int in = t->indegree, out = t->outdegree;
+    if ((a->ircounts && (rc = tide_coll_widen(&a->wide, a->ircounts, a->irdispls, in, fn, &a->rcounts, &a->rdispls))) ||
+        (a->iscounts && (rc = tide_coll_widen(&a->wide, a->iscounts, a->isdispls, out, fn, &a->scounts, &a->sdispls))))
+        return rc;
     switch (f) {
     case N_ALLGATHER:
     case N_ALLTOALL:
@@ -207,7 +216,7 @@ static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn
 }
 
 /* An _init call: the request keeps the checked arguments (copies of the
- * arrays; the caller still frees a->sdts and a->rdts). */
+ * wide arrays; the caller still frees a->sdts and a->rdts). */
 static int keep(const char *fn, struct tide_comm *c, const struct nargs *a, enum nform f, MPI_Request *request)
 {
     struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
@@ -215,7 +224,10 @@ static int keep(const char *fn, struct tide_comm *c, const struct nargs *a, enum
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct neighbor_kept k = {*a, f};
     size_t in = (size_t)c->topo->indegree, out = (size_t)c->topo->outdegree;
-    k.a.scounts = k.a.sdispls = k.a.rcounts = k.a.rdispls = NULL;
+    k.a.scounts = k.a.rcounts = NULL;
+    k.a.sdispls = k.a.rdispls = NULL;
+    k.a.iscounts = k.a.isdispls = k.a.ircounts = k.a.irdispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
     k.a.sbdispls = k.a.rbdispls = NULL;
     k.a.sdts = k.a.rdts = NULL;
     if (f == N_ALLGATHERV || f == N_ALLTOALLV || f == N_ALLTOALLW)
@@ -241,9 +253,9 @@ static int keep(const char *fn, struct tide_comm *c, const struct nargs *a, enum
     return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
 }
 
-static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype, const MPI_Datatype *stypes,
-                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request,
-                 enum tide_coll_mode mode)
+static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype,
+                   const MPI_Datatype *stypes, const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f,
+                   MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -277,6 +289,34 @@ static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Dataty
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Datatype rtype, const MPI_Datatype *stypes,
+                 const MPI_Datatype *rtypes, MPI_Comm comm, enum nform f, MPI_Request *request,
+                 enum tide_coll_mode mode)
+{
+    int rc = run_api(fn, a, stype, rtype, stypes, rtypes, comm, f, request, mode);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_neighbor_api(const char *fn, int form, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                      const MPI_Aint *sdispls, MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf,
+                      MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *rdispls, MPI_Datatype rtype,
+                      const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    static const enum nform forms[] = {N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW};
+    enum nform f = forms[form];
+    struct nargs a = {.sbuf = sbuf, .scount = scount, .scounts = scounts, .rbuf = rbuf, .rcount = rcount,
+                      .rcounts = rcounts};
+    if (f == N_ALLTOALLW) {
+        a.sbdispls = sdispls;
+        a.rbdispls = rdispls;
+    } else {
+        a.sdispls = sdispls;
+        a.rdispls = rdispls;
+    }
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, f, request, tide_coll_mode_of(nonblocking));
+}
+
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -301,10 +341,9 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcounts = recvcounts,
-                      .rdispls = displs};
-    return start("MPI_Neighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, NULL,
-                 TIDE_COLL_BLOCKING);
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
+                      .irdispls = displs};
+    return start("MPI_Neighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_allgatherv)
 
@@ -313,10 +352,9 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcounts = recvcounts,
-                      .rdispls = displs};
-    return start("MPI_Ineighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request,
-                 TIDE_COLL_NONBLOCKING);
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
+                      .irdispls = displs};
+    return start("MPI_Ineighbor_allgatherv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_allgatherv)
 
@@ -345,10 +383,9 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rdispls = rdispls};
-    return start("MPI_Neighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, NULL,
-                 TIDE_COLL_BLOCKING);
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .irdispls = rdispls};
+    return start("MPI_Neighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Neighbor_alltoallv)
 
@@ -357,10 +394,9 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rdispls = rdispls};
-    return start("MPI_Ineighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request,
-                 TIDE_COLL_NONBLOCKING);
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .irdispls = rdispls};
+    return start("MPI_Ineighbor_alltoallv", &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ineighbor_alltoallv)
 
@@ -369,8 +405,8 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rbdispls = rdispls};
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .rbdispls = rdispls};
     return start("MPI_Neighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
                  N_ALLTOALLW, NULL, TIDE_COLL_BLOCKING);
 }
@@ -382,8 +418,8 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rbdispls = rdispls};
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .rbdispls = rdispls};
     return start("MPI_Ineighbor_alltoallw", &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm,
                  N_ALLTOALLW, request, TIDE_COLL_NONBLOCKING);
 }
@@ -412,8 +448,8 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcounts = recvcounts,
-                      .rdispls = displs};
+    struct nargs a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .ircounts = recvcounts,
+                      .irdispls = displs};
     return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLGATHERV, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Neighbor_allgatherv_init)
@@ -441,8 +477,8 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rdispls = rdispls};
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .isdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .irdispls = rdispls};
     return start(fn, &a, sendtype, recvtype, NULL, NULL, comm, N_ALLTOALLV, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Neighbor_alltoallv_init)
@@ -457,8 +493,8 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], co
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct nargs a = {.sbuf = sendbuf, .scounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
-                      .rcounts = recvcounts, .rbdispls = rdispls};
+    struct nargs a = {.sbuf = sendbuf, .iscounts = sendcounts, .sbdispls = sdispls, .rbuf = recvbuf,
+                      .ircounts = recvcounts, .rbdispls = rdispls};
     return start(fn, &a, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, sendtypes, recvtypes, comm, N_ALLTOALLW, request,
                  TIDE_COLL_PERSISTENT);
 }

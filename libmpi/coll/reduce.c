@@ -14,6 +14,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 #include "coll/pcoll.h"
@@ -249,7 +250,7 @@ void tide_reduce_build(struct tide_sched *s, const struct tide_cv *v, const void
 
 /* ---- MPI functions ---- */
 
-static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                   struct tide_datatype *dt, struct tide_op *op, int root)
 {
     if (c->is_inter) {
@@ -264,7 +265,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
     tide_reduce_build(s, &v, sbuf, rbuf, (size_t)count, dt, op, root, tide_coll_select(&sel), 0);
 }
 
-int tide_coll_reduce(const void *sbuf, void *rbuf, int count, struct tide_datatype *dt, struct tide_op *op,
+int tide_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct tide_datatype *dt, struct tide_op *op,
                      int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
@@ -278,8 +279,8 @@ int tide_coll_reduce(const void *sbuf, void *rbuf, int count, struct tide_dataty
 struct reduce_args {
     const void *sbuf;
     void *rbuf;
-    int count;       /* as passed (what the ranks agree on) */
-    int moved;       /* what this rank reduces: 0 on an idle side */
+    MPI_Count count; /* as passed (what the ranks agree on) */
+    MPI_Count moved; /* what this rank reduces: 0 on an idle side */
     struct tide_datatype *dt;
     struct tide_op *o;
     MPI_Op op;
@@ -297,7 +298,7 @@ static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *f
     build(s, c, a->sbuf, a->rbuf, a->moved, a->dt, a->o, a->root);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                  MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
@@ -355,6 +356,12 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_reduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+{
+    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,

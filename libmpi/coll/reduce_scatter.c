@@ -13,6 +13,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/direct.h"
 #include "coll/inter.h"
@@ -20,10 +21,11 @@
 #include "coll/shm_coll.h"
 #include "op/op.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, void *rbuf,
-                               const int *counts, struct tide_datatype *dt, struct tide_op *op, int alg, int step)
+                               const MPI_Count *counts, struct tide_datatype *dt, struct tide_op *op, int alg, int step)
 {
     int n = v->n, me = v->me;
     size_t *off = tide_sched_alloc(s, (size_t)(n + 1) * sizeof *off);
@@ -130,7 +132,7 @@ void tide_reduce_scatter_build(struct tide_sched *s, const struct tide_cv *v, co
 
 /* May choose shm (the shared region): the blocking form runs it, the
  * nonblocking form and the schedule a linear reduce and a scatter. */
-static int rs_alg(struct tide_comm *c, const int *counts, struct tide_datatype *dt, struct tide_op *op, bool block)
+static int rs_alg(struct tide_comm *c, const MPI_Count *counts, struct tide_datatype *dt, struct tide_op *op, bool block)
 {
     size_t total = 0;
     for (int i = 0; i < c->size; i++)
@@ -142,7 +144,7 @@ static int rs_alg(struct tide_comm *c, const int *counts, struct tide_datatype *
     return tide_coll_select(&sel);
 }
 
-static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                   struct tide_datatype *dt, struct tide_op *op, bool block)
 {
     if (c->is_inter) {
@@ -159,7 +161,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
 
 /* A blocking call through the shared region, if chosen: MPI_SUCCESS or an
  * error, or -1 when the caller must build a schedule. */
-static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts, struct tide_datatype *dt,
+static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const MPI_Count *counts, struct tide_datatype *dt,
                    struct tide_op *op, bool block)
 {
     if (!tide_direct_allowed(c) || rs_alg(c, counts, dt, op, block) != TA_SHM)
@@ -170,8 +172,8 @@ static int shm_run(struct tide_comm *c, const void *sbuf, void *rbuf, const int 
 struct rs_args {
     const void *sbuf;
     void *rbuf;
-    const int *rcounts;
-    int total;
+    const MPI_Count *rcounts;
+    MPI_Count total;
     struct tide_datatype *dt;
     struct tide_op *o;
     MPI_Op op;
@@ -188,8 +190,12 @@ static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *f
     build(s, c, a->sbuf, a->rbuf, a->rcounts, a->dt, a->o, a->block);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const int *rcounts, bool vform,
-                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
+/* rcounts, or for the int form ircounts (widened); neither for the block
+ * form. The int forms' counts add up to at most INT_MAX (the reduction's
+ * count is an int there); large says there is no such limit. */
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                 const int *ircounts, bool large, bool vform, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -199,8 +205,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
-    int *blocks = NULL;
-    int n = c->size, total = 0;
+    MPI_Count *blocks = NULL, total = 0;
+    struct tide_coll_wide wide = {0};
+    int n = c->size;
     bool block = !vform;
     if (c->is_inter)
         rc = tide_coll_no_in_place(sbuf, fn, "sendbuf", "not on an intercommunicator");
@@ -208,10 +215,10 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_no_in_place(rbuf, fn, "recvbuf", "the in-place form names sendbuf");
     if (!rc && block) {
         if (rcount < 0) {
-            rc = tide_err(MPI_ERR_COUNT, "%s: negative count %d (argument recvcount)", fn, rcount);
-        } else if ((long long)rcount * n > 0x7fffffffLL) {
-            rc = tide_err(MPI_ERR_COUNT, "%s: recvcount %d times %d ranks is more than an int holds", fn, rcount,
-                          n);
+            rc = tide_err(MPI_ERR_COUNT, "%s: negative count %lld (argument recvcount)", fn, rcount);
+        } else if (rcount > (large ? INT64_MAX : INT_MAX) / (n ? n : 1)) {
+            rc = tide_err(MPI_ERR_COUNT, "%s: recvcount %lld times %d ranks is more than %s holds", fn, rcount, n,
+                          large ? "a count" : "an int");
         } else if (!(blocks = malloc((size_t)(n ? n : 1) * sizeof *blocks))) {
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         } else {
@@ -219,6 +226,8 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
                 blocks[i] = rcount;
             rcounts = blocks;
         }
+    } else if (!rc && ircounts && (rc = tide_coll_widen(&wide, ircounts, NULL, n, fn, &rcounts, NULL))) {
+        /* out of memory */
     } else if (!rc && !rcounts) {
         rc = tide_err(MPI_ERR_ARG, "%s: recvcounts must not be NULL", fn);
     } else if (!rc) {
@@ -226,6 +235,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
     }
     if (!rc)
         rc = tide_coll_sum_counts(rcounts, n, fn, block ? "recvcount" : "recvcounts", &total);
+    if (!rc && !large && total > INT_MAX)
+        rc = tide_err(MPI_ERR_COUNT, "%s: the counts add up to %lld, more than an int holds (argument recvcounts)", fn,
+                      total);
     if (!rc && !(rc = tide_coll_check_type(datatype, total, fn, "datatype", &dt)) &&
         !(rc = tide_coll_check_op(op, dt, fn, &o)) &&
         !(sbuf != MPI_IN_PLACE && (rc = tide_coll_check_buf(sbuf, total, dt, fn, "sendbuf"))) &&
@@ -235,6 +247,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
         rc = tide_coll_check_request(request, fn);
     if (rc) {
         free(blocks);
+        tide_coll_wide_free(&wide);
         return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
     }
     struct rs_args a = {sbuf, rbuf, rcounts, total, dt, o, op, block};
@@ -249,29 +262,41 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int rcount, const
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         }
         free(blocks);
+        tide_coll_wide_free(&wide);
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     if (!nonblocking && (rc = shm_run(c, sbuf, rbuf, rcounts, dt, o, block)) >= 0) {
         free(blocks);
+        tide_coll_wide_free(&wide);
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     }
     struct tide_sched *s = tide_sched_new(c);
     if (!s) {
         free(blocks);
+        tide_coll_wide_free(&wide);
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     agree_build(s, c, fn, &a);
     free(blocks);
+    tide_coll_wide_free(&wide);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_reduce_scatter_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool vform, MPI_Request *request,
+                            bool nonblocking)
+{
+    return start(fn, sbuf, rbuf, rcount, rcounts, NULL, true, vform, datatype, op, comm, request,
+                 tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, NULL,
-                 TIDE_COLL_BLOCKING);
+    return start("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm,
+                 NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_block)
 
@@ -279,8 +304,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request,
-                 TIDE_COLL_NONBLOCKING);
+    return start("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm,
+                 request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter_block)
 
@@ -288,16 +313,16 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, NULL,
+    return start("MPI_Reduce_scatter", sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, NULL,
                  TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Reduce_scatter)
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request,
+    return start("MPI_Ireduce_scatter", sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, request,
                  TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Ireduce_scatter)
@@ -310,7 +335,8 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    return start(fn, sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, request, TIDE_COLL_PERSISTENT);
+    return start(fn, sendbuf, recvbuf, recvcount, NULL, NULL, false, false, datatype, op, comm, request,
+                 TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_block_init)
 
@@ -322,6 +348,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    return start(fn, sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, request, TIDE_COLL_PERSISTENT);
+    return start(fn, sendbuf, recvbuf, 0, NULL, recvcounts, false, true, datatype, op, comm, request,
+                 TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Reduce_scatter_init)

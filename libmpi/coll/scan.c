@@ -10,6 +10,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/pcoll.h"
 #include "op/op.h"
@@ -90,7 +91,7 @@ static void scan_linear(struct tide_sched *s, const struct tide_cv *v, const voi
     }
 }
 
-static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, int count,
+static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, void *rbuf, MPI_Count count,
                   struct tide_datatype *dt, struct tide_op *op, bool ex)
 {
     struct tide_coll_sel sel = {.kind = ex ? TC_EXSCAN : TC_SCAN, .bytes = (size_t)count * dt->size,
@@ -115,7 +116,7 @@ static void build(struct tide_sched *s, struct tide_comm *c, const void *sbuf, v
 struct scan_args {
     const void *sbuf;
     void *rbuf;
-    int count;
+    MPI_Count count;
     struct tide_datatype *dt;
     struct tide_op *o;
     MPI_Op op;
@@ -132,7 +133,7 @@ static void agree_build(struct tide_sched *s, struct tide_comm *c, const char *f
     build(s, c, a->sbuf, a->rbuf, a->count, a->dt, a->o, a->ex);
 }
 
-static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Datatype datatype, MPI_Op op,
+static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, bool ex, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
@@ -171,6 +172,12 @@ static int start(const char *fn, const void *sbuf, void *rbuf, int count, MPI_Da
     agree_build(s, c, fn, &a);
     rc = nonblocking ? tide_sched_start(s, request) : tide_sched_run(s);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int tide_scan_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, bool ex, MPI_Request *request, bool nonblocking)
+{
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, ex, request, tide_coll_mode_of(nonblocking));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)

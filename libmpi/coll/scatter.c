@@ -9,6 +9,7 @@
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/coll_api.h"
 #include "coll/coll_args.h"
 #include "coll/inter.h"
 #include "coll/pcoll.h"
@@ -102,8 +103,8 @@ void tide_scatter_build(struct tide_sched *s, const struct tide_cv *v, const voi
         scatter_linear(s, v, sbuf, scount, sdt, rbuf, rcount, rdt, root, step);
 }
 
-static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, const int *scounts,
-                            const int *displs, struct tide_datatype *sdt, void *rbuf, size_t rcount,
+static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const void *sbuf, const MPI_Count *scounts,
+                            const MPI_Aint *displs, struct tide_datatype *sdt, void *rbuf, size_t rcount,
                             struct tide_datatype *rdt, int root, int step)
 {
     int n = v->n, me = v->me;
@@ -126,13 +127,16 @@ static void scatterv_linear(struct tide_sched *s, const struct tide_cv *v, const
 
 struct sargs {
     const void *sbuf;
-    int scount;
-    const int *scounts, *displs;
+    MPI_Count scount;
+    const MPI_Count *scounts;
+    const MPI_Aint *displs;
     struct tide_datatype *sdt;
     void *rbuf;
-    int rcount;
+    MPI_Count rcount;
     struct tide_datatype *rdt;
     int root;
+    const int *iscounts, *idispls; /* the int form's arrays (widened into scounts, displs) */
+    struct tide_coll_wide wide;
 };
 
 static void build(struct tide_sched *s, struct tide_comm *c, const struct sargs *a, bool vform)
@@ -160,14 +164,14 @@ static void build(struct tide_sched *s, struct tide_comm *c, const struct sargs 
                            a->root, alg, 0);
 }
 
-int tide_coll_scatter(const void *sbuf, int scount, struct tide_datatype *sdt, void *rbuf, int rcount,
+int tide_coll_scatter(const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, void *rbuf, MPI_Count rcount,
                       struct tide_datatype *rdt, int root, struct tide_comm *c)
 {
     tide_coll_enter(c, true);
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Scatter: out of memory");
-    struct sargs a = {sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root};
+    struct sargs a = {sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, NULL, NULL, {{NULL}, 0}};
     build(s, c, &a, false);
     return tide_sched_run(s);
 }
@@ -198,7 +202,9 @@ static int check(const char *fn, struct tide_comm *c, struct sargs *a, MPI_Datat
     if (is_root) {
         int nblk = c->is_inter ? c->remote_size : c->size;
         if (vform) {
-            if ((rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
+            if ((a->iscounts &&
+                 (rc = tide_coll_widen(&a->wide, a->iscounts, a->idispls, nblk, fn, &a->scounts, &a->displs))) ||
+                (rc = tide_coll_check_type(stype, 0, fn, "sendtype", &a->sdt)) ||
                 (rc = tide_coll_check_counts(a->scounts, a->displs, nblk, a->sdt, false, fn, "sendcounts",
                                              "displs")))
                 return rc;
@@ -252,28 +258,32 @@ static void kept_build(struct tide_sched *s, struct tide_comm *c, const char *fn
     agree_build(s, c, fn, &k->a, k->vform);
 }
 
-/* An _init call: the request keeps the checked arguments. */
+/* An _init call: the request keeps the checked arguments (the wide
+ * count and displacement arrays, copied). */
 static int keep(const char *fn, struct tide_comm *c, const struct sargs *a, bool vform, MPI_Request *request)
 {
     struct tide_pcoll *p = tide_pcoll_new(c, fn, kept_build);
     if (!p)
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct scatter_kept k = {*a, vform};
+    k.a.iscounts = k.a.idispls = NULL;
+    k.a.wide = (struct tide_coll_wide){{NULL}, 0};
     bool is_root = c->is_inter ? a->root == MPI_ROOT : c->rank == a->root;
     if (vform && is_root) {
         size_t n = (size_t)(c->is_inter ? c->remote_size : c->size);
         k.a.scounts = tide_pcoll_keep(p, a->scounts, n * sizeof *a->scounts);
         k.a.displs = tide_pcoll_keep(p, a->displs, n * sizeof *a->displs);
     } else {
-        k.a.scounts = k.a.displs = NULL; /* not significant here */
+        k.a.scounts = NULL; /* not significant here */
+        k.a.displs = NULL;
     }
     tide_pcoll_hold_dt(p, a->sdt);
     tide_pcoll_hold_dt(p, a->rdt);
     return tide_pcoll_commit(p, tide_pcoll_keep(p, &k, sizeof k), request);
 }
 
-static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
-                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+static int run_api(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                   bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
     bool nonblocking = mode != TIDE_COLL_BLOCKING;
     struct tide_comm *c;
@@ -299,11 +309,27 @@ static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Dataty
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
+static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
+                 bool vform, MPI_Request *request, enum tide_coll_mode mode)
+{
+    int rc = run_api(fn, a, stype, rtype, comm, vform, request, mode);
+    tide_coll_wide_free(&a->wide);
+    return rc;
+}
+
+int tide_scatter_api(const char *fn, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                     const MPI_Aint *displs, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                     int root, MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+{
+    struct sargs a = {sbuf, scount, scounts, displs, NULL, rbuf, rcount, NULL, root, NULL, NULL, {{NULL}, 0}};
+    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
+}
+
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Scatter", &a, sendtype, recvtype, comm, false, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Scatter)
@@ -312,7 +338,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start("MPI_Iscatter", &a, sendtype, recvtype, comm, false, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iscatter)
@@ -321,7 +347,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, 0, sendcounts, displs, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
     return start("MPI_Scatterv", &a, sendtype, recvtype, comm, true, NULL, TIDE_COLL_BLOCKING);
 }
 TIDE_ALIAS(MPI_Scatterv)
@@ -331,7 +357,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Request *request)
 {
     TIDE_API_ENTER();
-    struct sargs a = {sendbuf, 0, sendcounts, displs, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
     return start("MPI_Iscatterv", &a, sendtype, recvtype, comm, true, request, TIDE_COLL_NONBLOCKING);
 }
 TIDE_ALIAS(MPI_Iscatterv)
@@ -344,7 +370,7 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, sendcount, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, NULL, NULL, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, false, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Scatter_init)
@@ -358,7 +384,7 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
     int rc = tide_pcoll_info(comm, info, fn);
     if (rc)
         return rc;
-    struct sargs a = {sendbuf, 0, sendcounts, displs, NULL, recvbuf, recvcount, NULL, root};
+    struct sargs a = {sendbuf, 0, NULL, NULL, NULL, recvbuf, recvcount, NULL, root, sendcounts, displs, {{NULL}, 0}};
     return start(fn, &a, sendtype, recvtype, comm, true, request, TIDE_COLL_PERSISTENT);
 }
 TIDE_ALIAS(MPI_Scatterv_init)

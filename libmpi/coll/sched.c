@@ -398,10 +398,10 @@ static void run_send(struct tide_sched *s, struct sched_ent *e)
     struct tide_comm *c = e->comm;
     struct tide_proc *p = c->peers[e->peer];
     if (p != tide.me && !p->pend_head &&
-        tide_send_immediate(e->src, (int)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1))
+        tide_send_immediate(e->src, (MPI_Count)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1))
         return;
     struct tide_request *r;
-    int rc = tide_isend(e->src, (int)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1, TIDE_MODE_STANDARD,
+    int rc = tide_isend(e->src, (MPI_Count)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1, TIDE_MODE_STANDARD,
                         &r);
     if (rc != MPI_SUCCESS) {
         tide_sched_fail(s, rc);
@@ -414,7 +414,7 @@ static void run_recv(struct tide_sched *s, struct sched_ent *e)
 {
     struct tide_comm *c = e->comm;
     struct tide_request *r;
-    int rc = tide_irecv(e->dst, (int)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1, &r);
+    int rc = tide_irecv(e->dst, (MPI_Count)e->count, e->dt, e->peer, e->tag, c, c->context_id + 1, &r);
     if (rc != MPI_SUCCESS) {
         tide_sched_fail(s, rc);
         return;

@@ -145,7 +145,7 @@ int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
 }
 
 int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
-                        const int *rcounts, const int *displs, struct tide_datatype *rdt)
+                        const MPI_Count *rcounts, const MPI_Aint *displs, struct tide_datatype *rdt)
 {
     struct tide_coll_region *r = tide_coll_region_get(c);
     if (!r)
@@ -172,7 +172,7 @@ int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, st
     return rc;
 }
 
-int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                             struct tide_datatype *dt, struct tide_op *op)
 {
     int me = c->rank;

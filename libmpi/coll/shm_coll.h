@@ -33,9 +33,9 @@ int tide_shm_allreduce(struct tide_comm *c, const void *sbuf, void *rbuf, size_t
 int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
                        size_t rcount, struct tide_datatype *rdt);
 int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
-                        const int *rcounts, const int *displs, struct tide_datatype *rdt);
+                        const MPI_Count *rcounts, const MPI_Aint *displs, struct tide_datatype *rdt);
 /* counts: every rank's block (elements of dt, a plain layout) */
-int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const int *counts,
+int tide_shm_reduce_scatter(struct tide_comm *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                             struct tide_datatype *dt, struct tide_op *op);
 int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, struct tide_datatype *sdt, void *rbuf,
                       size_t rcount, struct tide_datatype *rdt);

@@ -28,7 +28,8 @@ int tide_get_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
  * displs[i] * dt's extent (alltoallv: dts NULL). */
 struct tide_get_blocks {
     const void *buf; /* send side: MPI_IN_PLACE for the in-place form */
-    const int *counts, *displs;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
     struct tide_datatype *dt;
     struct tide_datatype **dts;
 };

@@ -55,6 +55,12 @@ struct tide_datatype {
     int *ints;
     MPI_Aint *addrs;
     MPI_Datatype *types;
+    /* large counts (the MPI-4 large-count constructors, and the library's
+     * own types): when nc > 0 the counts, block lengths and displacements
+     * are here, in the order MPI_Type_get_contents_c gives them, and not
+     * in ints/addrs (tide_dt_arg reads either form) */
+    size_t nc;
+    MPI_Count *counts;
 };
 
 /* Resolve a handle (predefined or derived); NULL if invalid. */
@@ -79,7 +85,7 @@ static inline void tide_datatype_release(struct tide_datatype *dt)
 /* Check a (count, datatype) argument for communication: NULL type,
  * uncommitted derived type, negative count. Returns MPI_SUCCESS or an
  * error code whose message names fn and the argument. */
-int tide_datatype_check(struct tide_datatype *dt, MPI_Datatype h, int count, const char *fn,
+int tide_datatype_check(struct tide_datatype *dt, MPI_Datatype h, MPI_Count count, const char *fn,
                         const char *argname);
 
 /* The one predefined type a homogeneous type is made of: sets *base to its
@@ -142,6 +148,23 @@ int tide_conv_iov(struct tide_convertor *cv, struct iovec *iov, int maxiov, size
  * early and returns fn's nonzero value if it returns one. */
 int tide_datatype_foreach(struct tide_datatype *dt, size_t count, const void *buf,
                           int (*fn)(void *addr, size_t len, void *arg), void *arg);
+
+/* MPI_Pack/MPI_Unpack/MPI_Pack_size and their external32 forms with
+ * large counts: the int and the large-count MPI functions share them (fn
+ * names the caller in messages; errors are raised). tide_pack_size fails
+ * if the size exceeds limit. */
+int tide_pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+              MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int tide_unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int tide_pack_size(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count limit,
+                   MPI_Count *size);
+int tide_pack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count incount,
+                       MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
+int tide_unpack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count insize,
+                         MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
+int tide_pack_external_size(const char *fn, const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                            MPI_Count *size);
 
 /* Module start/stop (predefined types). */
 int tide_datatype_init(void);

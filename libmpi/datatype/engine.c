@@ -447,7 +447,6 @@ static void sb_rep(struct seqb *s, MPI_Aint d, size_t bl, MPI_Aint ext, struct d
 
 static struct dt_node *build_derived(struct bctx *bc, struct tide_datatype *dt)
 {
-    const int *ip = dt->ints;
     struct tide_datatype *o = dt->nd ? dt->olds[0] : NULL;
     switch (dt->combiner) {
     case MPI_COMBINER_DUP:
@@ -460,44 +459,49 @@ static struct dt_node *build_derived(struct bctx *bc, struct tide_datatype *dt)
     case MPI_COMBINER_F90_INTEGER:
         return build(bc, dt->inner);
     case MPI_COMBINER_CONTIGUOUS:
-        return mk_vec(bc, (size_t)ip[0], o->extent, build(bc, o));
+        return mk_vec(bc, (size_t)tide_dt_arg(dt, 0), o->extent, build(bc, o));
     case MPI_COMBINER_VECTOR:
     case MPI_COMBINER_HVECTOR: {
-        MPI_Aint stride = dt->combiner == MPI_COMBINER_VECTOR ? (MPI_Aint)ip[2] * o->extent : dt->addrs[0];
+        MPI_Aint stride = (MPI_Aint)tide_dt_arg(dt, 2);
+        if (dt->combiner == MPI_COMBINER_VECTOR)
+            stride *= o->extent;
         struct dt_node *c = build(bc, o);
-        return mk_vec(bc, (size_t)ip[0], stride, mk_vec(bc, (size_t)ip[1], o->extent, c));
+        return mk_vec(bc, (size_t)tide_dt_arg(dt, 0), stride, mk_vec(bc, (size_t)tide_dt_arg(dt, 1), o->extent, c));
     }
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK: {
-        int count = ip[0];
+        size_t count = (size_t)tide_dt_arg(dt, 0);
         bool blk = dt->combiner == MPI_COMBINER_INDEXED_BLOCK || dt->combiner == MPI_COMBINER_HINDEXED_BLOCK;
         bool bytes = dt->combiner == MPI_COMBINER_HINDEXED || dt->combiner == MPI_COMBINER_HINDEXED_BLOCK;
         struct dt_node *c = build(bc, o);
         if (!c)
             return NULL;
-        struct dt_node *v = blk ? mk_vec(bc, (size_t)ip[1], o->extent, c) : NULL;
+        struct dt_node *v = blk ? mk_vec(bc, (size_t)tide_dt_arg(dt, 1), o->extent, c) : NULL;
         struct seqb s;
         sb_init(&s, bc);
-        for (int i = 0; i < count && !bc->oom; i++) {
-            MPI_Aint d = bytes ? dt->addrs[i] : (MPI_Aint)(blk ? ip[2 + i] : ip[1 + count + i]) * o->extent;
+        for (size_t i = 0; i < count && !bc->oom; i++) {
+            MPI_Aint d = (MPI_Aint)tide_dt_arg(dt, blk ? 2 + i : 1 + count + i);
+            if (!bytes)
+                d *= o->extent;
             if (blk)
                 sb_node(&s, d, v);
             else
-                sb_rep(&s, d, (size_t)ip[1 + i], o->extent, c);
+                sb_rep(&s, d, (size_t)tide_dt_arg(dt, 1 + i), o->extent, c);
         }
         return sb_finish(&s);
     }
     case MPI_COMBINER_STRUCT: {
-        int count = ip[0];
+        size_t count = (size_t)tide_dt_arg(dt, 0);
         struct seqb s;
         sb_init(&s, bc);
-        for (int i = 0; i < count && !bc->oom; i++) {
+        for (size_t i = 0; i < count && !bc->oom; i++) {
             struct tide_datatype *t = dt->olds[i];
-            if (ip[1 + i] == 0 || t->size == 0)
+            size_t bl = (size_t)tide_dt_arg(dt, 1 + i);
+            if (bl == 0 || t->size == 0)
                 continue;
-            sb_rep(&s, dt->addrs[i], (size_t)ip[1 + i], t->extent, build(bc, t));
+            sb_rep(&s, (MPI_Aint)tide_dt_arg(dt, 1 + count + i), bl, t->extent, build(bc, t));
         }
         return sb_finish(&s);
     }

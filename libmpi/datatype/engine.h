@@ -101,6 +101,8 @@ const struct tide_builtin_info *tide_dt_builtin_info(int index);
  * objects without a user handle when `internal` is set. Each returns
  * MPI_SUCCESS or an error code whose message names fn. */
 struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd);
+/* The same with room for nc large counts (tide_datatype.counts). */
+struct tide_datatype *tide_dt_alloc_c(int combiner, int ni, int na, size_t nc, int nd);
 int tide_dt_finish(struct tide_datatype *dt, bool internal, const char *fn);
 int tide_dt_hvector(size_t count, size_t bl, MPI_Aint stride, struct tide_datatype *old,
                     struct tide_datatype **out);
@@ -108,6 +110,40 @@ int tide_dt_struct(size_t count, const size_t *bl, const MPI_Aint *disp,
                    struct tide_datatype *const *types, struct tide_datatype **out);
 int tide_dt_resized(struct tide_datatype *old, MPI_Aint lb, MPI_Aint extent,
                     struct tide_datatype **out);
+/* Argument k of the constructor description of a derived type in the
+ * large-count order of MPI_Type_get_contents_c, whichever form it is
+ * stored in: CONTIGUOUS count; (H)VECTOR count, blocklength, stride;
+ * (H)INDEXED and STRUCT count, blocklengths[count], displacements[count];
+ * (H)INDEXED_BLOCK count, blocklength, displacements[count]; RESIZED lb,
+ * extent. */
+static inline MPI_Count tide_dt_arg(const struct tide_datatype *dt, size_t k)
+{
+    if (dt->nc)
+        return dt->counts[k];
+    switch (dt->combiner) {
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        return k < 2 ? dt->ints[k] : dt->addrs[k - 2];
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_STRUCT:
+        return k <= (size_t)dt->ints[0] ? dt->ints[k] : dt->addrs[k - 1 - (size_t)dt->ints[0]];
+    case MPI_COMBINER_RESIZED:
+        return dt->addrs[k];
+    default:
+        return dt->ints[k];
+    }
+}
+
+/* MPI_Type_create_subarray/darray for both forms (type_darray.c): the
+ * large form keeps the sizes as large counts, the int form as ints (its
+ * arguments then fit an int). Errors are raised; fn names the caller. */
+int tide_dt_subarray(const char *fn, bool large, int ndims, const MPI_Count array_of_sizes[],
+                     const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order,
+                     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tide_dt_darray(const char *fn, bool large, int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                   const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 /* Compute size/bounds/base of dt from its constructor description. */
 int tide_dt_compute(struct tide_datatype *dt, const char *fn);
 

@@ -297,7 +297,7 @@ static int check_datarep(const char *fn, const char *datarep)
     return MPI_SUCCESS;
 }
 
-static int run(const char *fn, struct tide_datatype *dt, int count, void *user, unsigned char *ext, bool pack)
+static int run(const char *fn, struct tide_datatype *dt, MPI_Count count, void *user, unsigned char *ext, bool pack)
 {
     struct xstate x = {ext, pack, 0};
     int rc = tide_dt_visit_typed(dt, (size_t)count, (uintptr_t)user, convert_run, &x);
@@ -309,82 +309,111 @@ static int run(const char *fn, struct tide_datatype *dt, int count, void *user, 
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+/* external32 bytes of count elements of dt into *need; an error if they
+ * exceed what a count can hold */
+static int ext_bytes(const char *fn, struct tide_datatype *dt, MPI_Count count, long long *need)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Pack_external";
+    long long each = type_ext_size(dt);
+    if (each < 0)
+        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (__builtin_mul_overflow(each, count, need))
+        return TIDE_ERR(MPI_ERR_COUNT, "%s: %lld elements take more bytes than a count can hold", fn, count);
+    return MPI_SUCCESS;
+}
+
+int tide_pack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count incount,
+                       MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position)
+{
     int rc = check_datarep(fn, datarep);
     if (rc)
         return rc;
     struct tide_datatype *dt = tide_datatype_get(datatype);
     if (incount < 0)
-        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %d (argument incount)", fn, incount);
+        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %lld (argument incount)", fn, incount);
     if ((rc = tide_datatype_check(dt, datatype, incount, fn, "datatype")))
         return tide_raise(rc);
     if (!position)
         return TIDE_ERR(MPI_ERR_ARG, "%s: position must not be NULL (argument position)", fn);
     if (*position < 0 || *position > outsize)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: position %ld is outside the output buffer of %ld bytes (argument position)",
-                        fn, (long)*position, (long)outsize);
-    long long each = type_ext_size(dt);
-    if (each < 0)
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    long long need = each * incount;
-    if (need > (long long)(outsize - *position))
-        return TIDE_ERR(MPI_ERR_TRUNCATE, "%s: %lld bytes to pack but only %ld left in the output buffer (arguments outsize, position)",
-                        fn, need, (long)(outsize - *position));
+        return TIDE_ERR(MPI_ERR_ARG, "%s: position %lld is outside the output buffer of %lld bytes (argument position)",
+                        fn, *position, outsize);
+    long long need;
+    if ((rc = ext_bytes(fn, dt, incount, &need)))
+        return rc;
+    if (need > outsize - *position)
+        return TIDE_ERR(MPI_ERR_TRUNCATE, "%s: %lld bytes to pack but only %lld left in the output buffer (arguments outsize, position)",
+                        fn, need, outsize - *position);
     if (need == 0)
         return MPI_SUCCESS;
     if (!outbuf)
         return TIDE_ERR(MPI_ERR_BUFFER, "%s: outbuf must not be NULL (argument outbuf)", fn);
     rc = run(fn, dt, incount, (void *)inbuf, (unsigned char *)outbuf + *position, true);
     if (rc == MPI_SUCCESS)
-        *position += (MPI_Aint)need;
+        *position += need;
+    return rc;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+{
+    TIDE_API_ENTER();
+    MPI_Count pos = position ? *position : 0;
+    int rc = tide_pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize,
+                                position ? &pos : NULL);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
     return rc;
 }
 TIDE_ALIAS(MPI_Pack_external)
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
-                         void *outbuf, int outcount, MPI_Datatype datatype)
+int tide_unpack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count insize,
+                         MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Unpack_external";
     int rc = check_datarep(fn, datarep);
     if (rc)
         return rc;
     struct tide_datatype *dt = tide_datatype_get(datatype);
     if (outcount < 0)
-        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %d (argument outcount)", fn, outcount);
+        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %lld (argument outcount)", fn, outcount);
     if ((rc = tide_datatype_check(dt, datatype, outcount, fn, "datatype")))
         return tide_raise(rc);
     if (!position)
         return TIDE_ERR(MPI_ERR_ARG, "%s: position must not be NULL (argument position)", fn);
     if (*position < 0 || *position > insize)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: position %ld is outside the input buffer of %ld bytes (argument position)",
-                        fn, (long)*position, (long)insize);
-    long long each = type_ext_size(dt);
-    if (each < 0)
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    long long need = each * outcount;
-    if (need > (long long)(insize - *position))
-        return TIDE_ERR(MPI_ERR_TRUNCATE, "%s: %lld bytes to unpack but only %ld left in the input buffer (arguments insize, position)",
-                        fn, need, (long)(insize - *position));
+        return TIDE_ERR(MPI_ERR_ARG, "%s: position %lld is outside the input buffer of %lld bytes (argument position)",
+                        fn, *position, insize);
+    long long need;
+    if ((rc = ext_bytes(fn, dt, outcount, &need)))
+        return rc;
+    if (need > insize - *position)
+        return TIDE_ERR(MPI_ERR_TRUNCATE, "%s: %lld bytes to unpack but only %lld left in the input buffer (arguments insize, position)",
+                        fn, need, insize - *position);
     if (need == 0)
         return MPI_SUCCESS;
     if (!inbuf)
         return TIDE_ERR(MPI_ERR_BUFFER, "%s: inbuf must not be NULL (argument inbuf)", fn);
     rc = run(fn, dt, outcount, outbuf, (unsigned char *)inbuf + *position, false);
     if (rc == MPI_SUCCESS)
-        *position += (MPI_Aint)need;
+        *position += need;
+    return rc;
+}
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                         void *outbuf, int outcount, MPI_Datatype datatype)
+{
+    TIDE_API_ENTER();
+    MPI_Count pos = position ? *position : 0;
+    int rc = tide_unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position ? &pos : NULL, outbuf,
+                                  outcount, datatype);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
     return rc;
 }
 TIDE_ALIAS(MPI_Unpack_external)
 
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size)
+int tide_pack_external_size(const char *fn, const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                            MPI_Count *size)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Pack_external_size";
     int rc = check_datarep(fn, datarep);
     if (rc)
         return rc;
@@ -395,13 +424,23 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
         return TIDE_ERR(MPI_ERR_TYPE, "%s: invalid datatype (argument datatype)", fn);
     }
     if (incount < 0)
-        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %d (argument incount)", fn, incount);
+        return TIDE_ERR(MPI_ERR_COUNT, "%s: negative count %lld (argument incount)", fn, incount);
     if (!size)
         return TIDE_ERR(MPI_ERR_ARG, "%s: size must not be NULL (argument size)", fn);
-    long long each = type_ext_size(dt);
-    if (each < 0)
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    *size = (MPI_Aint)(each * incount);
+    long long need;
+    if ((rc = ext_bytes(fn, dt, incount, &need)))
+        return rc;
+    *size = need;
     return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size)
+{
+    TIDE_API_ENTER();
+    MPI_Count n = 0;
+    int rc = tide_pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size ? &n : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = (MPI_Aint)n;
+    return rc;
 }
 TIDE_ALIAS(MPI_Pack_external_size)

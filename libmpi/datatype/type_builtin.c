@@ -227,7 +227,7 @@ static void count_argname(const char *argname, char *out, size_t outlen)
     snprintf(out, outlen, "%.*scount", (int)(suffix - argname), argname);
 }
 
-int tide_datatype_check(struct tide_datatype *dt, MPI_Datatype h, int count, const char *fn,
+int tide_datatype_check(struct tide_datatype *dt, MPI_Datatype h, MPI_Count count, const char *fn,
                         const char *argname)
 {
     if (!dt) {
@@ -240,7 +240,7 @@ int tide_datatype_check(struct tide_datatype *dt, MPI_Datatype h, int count, con
     if (count < 0) {
         char cname[64];
         count_argname(argname, cname, sizeof cname);
-        return tide_err(MPI_ERR_COUNT, "%s: negative count %d (argument %s)", fn, count, cname);
+        return tide_err(MPI_ERR_COUNT, "%s: negative count %lld (argument %s)", fn, count, cname);
     }
     return MPI_SUCCESS;
 }

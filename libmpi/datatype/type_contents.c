@@ -3,7 +3,9 @@
  * MPI_Type_get_contents) as MPI-2.2 section 4.1.13 specifies: the
  * combiner and the exact arguments of the call that made the type. Derived
  * types returned by get_contents are new references the caller frees with
- * MPI_Type_free; predefined ones are returned as they are.
+ * MPI_Type_free; predefined ones are returned as they are. A type made by
+ * a large-count constructor is decoded by the _c forms only
+ * (type_contents_c.c).
  */
 #include "runtime/api.h"
 #include "datatype/datatype.h"
@@ -27,6 +29,9 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     TYPE_OR_FAIL(fn, datatype, dt);
     if (!num_integers || !num_addresses || !num_datatypes || !combiner)
         return TIDE_ERR(MPI_ERR_ARG, "%s: num_integers, num_addresses, num_datatypes and combiner must not be NULL", fn);
+    if (dt->nc)
+        return TIDE_ERR(MPI_ERR_TYPE, "%s: the datatype was made by a large-count constructor; "
+                                      "MPI_Type_get_envelope_c decodes it (argument datatype)", fn);
     *combiner = dt->combiner;
     if (dt->combiner == MPI_COMBINER_NAMED) {
         *num_integers = *num_addresses = *num_datatypes = 0;
@@ -49,6 +54,9 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     if (dt->combiner == MPI_COMBINER_NAMED)
         return TIDE_ERR(MPI_ERR_TYPE, "%s: %s is a named predefined datatype, which has no contents (argument datatype)",
                         fn, dt->name);
+    if (dt->nc)
+        return TIDE_ERR(MPI_ERR_TYPE, "%s: the datatype was made by a large-count constructor; "
+                                      "MPI_Type_get_contents_c decodes it (argument datatype)", fn);
     if (max_integers < dt->ni)
         return TIDE_ERR(MPI_ERR_ARG, "%s: max_integers is %d but the type has %d integers (argument max_integers)",
                         fn, max_integers, dt->ni);

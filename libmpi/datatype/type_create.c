@@ -31,7 +31,7 @@
 
 /* ---- objects ---- */
 
-struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd)
+struct tide_datatype *tide_dt_alloc_c(int combiner, int ni, int na, size_t nc, int nd)
 {
     struct tide_datatype *dt = calloc(1, sizeof *dt);
     if (!dt)
@@ -41,19 +41,27 @@ struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd)
     dt->ni = ni;
     dt->na = na;
     dt->nd = nd;
+    dt->nc = nc;
     dt->ints = ni ? calloc((size_t)ni, sizeof *dt->ints) : NULL;
     dt->addrs = na ? calloc((size_t)na, sizeof *dt->addrs) : NULL;
+    dt->counts = nc ? calloc(nc, sizeof *dt->counts) : NULL;
     dt->types = nd ? calloc((size_t)nd, sizeof *dt->types) : NULL;
     dt->olds = nd ? calloc((size_t)nd, sizeof *dt->olds) : NULL;
-    if ((ni && !dt->ints) || (na && !dt->addrs) || (nd && (!dt->types || !dt->olds))) {
+    if ((ni && !dt->ints) || (na && !dt->addrs) || (nc && !dt->counts) || (nd && (!dt->types || !dt->olds))) {
         free(dt->ints);
         free(dt->addrs);
+        free(dt->counts);
         free(dt->types);
         free(dt->olds);
         free(dt);
         return NULL;
     }
     return dt;
+}
+
+struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd)
+{
+    return tide_dt_alloc_c(combiner, ni, na, 0, nd);
 }
 
 void tide_dt_destroy(struct tide_datatype *dt)
@@ -73,6 +81,7 @@ void tide_dt_destroy(struct tide_datatype *dt)
         tide_handle_release(dt->handle);
     free(dt->ints);
     free(dt->addrs);
+    free(dt->counts);
     free(dt->types);
     free(dt->olds);
     free(dt);
@@ -200,7 +209,6 @@ static void copy_props(struct tide_datatype *dt, const struct tide_datatype *o)
 int tide_dt_compute(struct tide_datatype *dt, const char *fn)
 {
     struct tide_datatype *o = dt->nd ? dt->olds[0] : NULL;
-    const int *ip = dt->ints;
     struct acc a;
     acc_init(&a);
     switch (dt->combiner) {
@@ -217,19 +225,19 @@ int tide_dt_compute(struct tide_datatype *dt, const char *fn)
     case MPI_COMBINER_RESIZED:
         copy_props(dt, o);
         dt->has_lb = dt->has_ub = true;
-        dt->lb = dt->addrs[0];
-        if (__builtin_add_overflow(dt->addrs[0], dt->addrs[1], &dt->ub))
+        dt->lb = (MPI_Aint)tide_dt_arg(dt, 0);
+        dt->extent = (MPI_Aint)tide_dt_arg(dt, 1);
+        if (__builtin_add_overflow(dt->lb, dt->extent, &dt->ub))
             return tide_err(MPI_ERR_ARG, "%s: lb + extent overflows", fn);
-        dt->extent = dt->addrs[1];
         return MPI_SUCCESS;
     case MPI_COMBINER_CONTIGUOUS:
-        acc_piece(&a, 0, (size_t)ip[0], o);
+        acc_piece(&a, 0, (size_t)tide_dt_arg(dt, 0), o);
         break;
     case MPI_COMBINER_VECTOR:
     case MPI_COMBINER_HVECTOR: {
-        size_t count = (size_t)ip[0], bl = (size_t)ip[1];
-        MPI_Aint stride = dt->addrs ? dt->addrs[0] : 0, last;
-        if (dt->combiner == MPI_COMBINER_VECTOR && scaled(ip[2], o->extent, &stride))
+        size_t count = (size_t)tide_dt_arg(dt, 0), bl = (size_t)tide_dt_arg(dt, 1), total;
+        MPI_Aint stride = (MPI_Aint)tide_dt_arg(dt, 2), last;
+        if (dt->combiner == MPI_COMBINER_VECTOR && scaled(stride, o->extent, &stride))
             a.overflow = true;
         if (count == 0 || bl == 0)
             break;
@@ -238,33 +246,32 @@ int tide_dt_compute(struct tide_datatype *dt, const char *fn)
             a.overflow = true;
         else
             acc_place(&a, last, bl, o);
-        acc_size(&a, count * bl, o);
-        if (count > 0 && bl > 0 && (count * bl) / bl != count)
+        if (__builtin_mul_overflow(count, bl, &total))
             a.overflow = true;
+        else
+            acc_size(&a, total, o);
         break;
     }
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK: {
-        int count = ip[0];
+        size_t count = (size_t)tide_dt_arg(dt, 0);
         bool blk = dt->combiner == MPI_COMBINER_INDEXED_BLOCK || dt->combiner == MPI_COMBINER_HINDEXED_BLOCK;
         bool bytes = dt->combiner == MPI_COMBINER_HINDEXED || dt->combiner == MPI_COMBINER_HINDEXED_BLOCK;
-        for (int i = 0; i < count; i++) {
-            size_t bl = (size_t)(blk ? ip[1] : ip[1 + i]);
-            MPI_Aint d = 0;
-            if (bytes)
-                d = dt->addrs[i];
-            else if (scaled(blk ? ip[2 + i] : ip[1 + count + i], o->extent, &d))
+        for (size_t i = 0; i < count; i++) {
+            size_t bl = (size_t)tide_dt_arg(dt, blk ? 1 : 1 + i);
+            MPI_Aint d = (MPI_Aint)tide_dt_arg(dt, blk ? 2 + i : 1 + count + i);
+            if (!bytes && scaled(d, o->extent, &d))
                 a.overflow = true;
             acc_piece(&a, d, bl, o);
         }
         break;
     }
     case MPI_COMBINER_STRUCT: {
-        int count = ip[0];
-        for (int i = 0; i < count; i++)
-            acc_piece(&a, dt->addrs[i], (size_t)ip[1 + i], dt->olds[i]);
+        size_t count = (size_t)tide_dt_arg(dt, 0);
+        for (size_t i = 0; i < count; i++)
+            acc_piece(&a, (MPI_Aint)tide_dt_arg(dt, 1 + count + i), (size_t)tide_dt_arg(dt, 1 + i), dt->olds[i]);
         break;
     }
     default:
@@ -350,14 +357,14 @@ static int internal_new(struct tide_datatype *dt, struct tide_datatype **out)
 int tide_dt_hvector(size_t count, size_t bl, MPI_Aint stride, struct tide_datatype *old,
                     struct tide_datatype **out)
 {
-    if (count > INT32_MAX || bl > INT32_MAX)
+    if (count > (size_t)INT64_MAX || bl > (size_t)INT64_MAX)
         return tide_err(MPI_ERR_ARG, "internal datatype: count too large");
-    struct tide_datatype *dt = tide_dt_alloc(MPI_COMBINER_HVECTOR, 2, 1, 1);
+    struct tide_datatype *dt = tide_dt_alloc_c(MPI_COMBINER_HVECTOR, 0, 0, 3, 1);
     if (!dt)
         return tide_err(MPI_ERR_NO_MEM, "out of memory building a datatype");
-    dt->ints[0] = (int)count;
-    dt->ints[1] = (int)bl;
-    dt->addrs[0] = stride;
+    dt->counts[0] = (MPI_Count)count;
+    dt->counts[1] = (MPI_Count)bl;
+    dt->counts[2] = stride;
     dt->types[0] = old->handle;
     dt->olds[0] = old;
     return internal_new(dt, out);
@@ -366,20 +373,20 @@ int tide_dt_hvector(size_t count, size_t bl, MPI_Aint stride, struct tide_dataty
 int tide_dt_struct(size_t count, const size_t *bl, const MPI_Aint *disp,
                    struct tide_datatype *const *types, struct tide_datatype **out)
 {
-    if (count > INT32_MAX - 1)
+    if (count > (size_t)INT32_MAX)
         return tide_err(MPI_ERR_ARG, "internal datatype: count too large");
-    struct tide_datatype *dt = tide_dt_alloc(MPI_COMBINER_STRUCT, (int)count + 1, (int)count, (int)count);
+    struct tide_datatype *dt = tide_dt_alloc_c(MPI_COMBINER_STRUCT, 0, 0, 2 * count + 1, (int)count);
     if (!dt)
         return tide_err(MPI_ERR_NO_MEM, "out of memory building a datatype");
-    dt->ints[0] = (int)count;
+    dt->counts[0] = (MPI_Count)count;
     for (size_t i = 0; i < count; i++) {
-        if (bl[i] > INT32_MAX) {
+        if (bl[i] > (size_t)INT64_MAX) {
             dt->nd = 0;
             tide_dt_destroy(dt);
             return tide_err(MPI_ERR_ARG, "internal datatype: block too large");
         }
-        dt->ints[1 + i] = (int)bl[i];
-        dt->addrs[i] = disp[i];
+        dt->counts[1 + i] = (MPI_Count)bl[i];
+        dt->counts[1 + count + i] = disp[i];
         dt->types[i] = types[i]->handle;
         dt->olds[i] = types[i];
     }

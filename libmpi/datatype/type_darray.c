@@ -54,15 +54,20 @@ static int get_old(MPI_Datatype h, const char *fn, struct tide_datatype **out)
     return MPI_SUCCESS;
 }
 
-static int publish(const char *fn, int combiner, int ni, const int *ints, MPI_Datatype oldtype,
-                   struct tide_datatype *old, struct tide_datatype *inner, MPI_Datatype *newtype)
+/* The user's type: the combiner and its arguments (ints, and for the
+ * large-count forms the large counts), implemented by inner. */
+static int publish(const char *fn, int combiner, int ni, const int *ints, size_t nc, const MPI_Count *counts,
+                   MPI_Datatype oldtype, struct tide_datatype *old, struct tide_datatype *inner,
+                   MPI_Datatype *newtype)
 {
-    struct tide_datatype *dt = tide_dt_alloc(combiner, ni, 0, 1);
+    struct tide_datatype *dt = tide_dt_alloc_c(combiner, ni, 0, nc, 1);
     if (!dt) {
         tide_datatype_release(inner);
         return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     memcpy(dt->ints, ints, (size_t)ni * sizeof(int));
+    if (nc)
+        memcpy(dt->counts, counts, nc * sizeof(MPI_Count));
     dt->types[0] = oldtype;
     dt->olds[0] = old;
     dt->inner = inner;
@@ -73,29 +78,37 @@ static int publish(const char *fn, int combiner, int ni, const int *ints, MPI_Da
     return MPI_SUCCESS;
 }
 
+/* n ints as MPI_Count (the int forms share the large-count code); NULL if out of memory */
+static MPI_Count *widen(const int *a, int n)
+{
+    MPI_Count *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
+    if (w)
+        for (int i = 0; i < n; i++)
+            w[i] = a[i];
+    return w;
+}
+
 static int mul_aint(MPI_Aint a, MPI_Aint b, MPI_Aint *out)
 {
     return __builtin_mul_overflow(a, b, out) ? -1 : 0;
 }
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int tide_dt_subarray(const char *fn, bool large, int ndims, const MPI_Count array_of_sizes[],
+                     const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order,
+                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Type_create_subarray";
     if (ndims <= 0)
         return TIDE_ERR(MPI_ERR_ARG, "%s: ndims must be positive, not %d (argument ndims)", fn, ndims);
     if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
         return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_sizes, array_of_subsizes and array_of_starts must not be NULL", fn);
     for (int i = 0; i < ndims; i++) {
         if (array_of_sizes[i] < 1)
-            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_sizes[%d] is %d; it must be positive", fn, i, array_of_sizes[i]);
+            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_sizes[%d] is %lld; it must be positive", fn, i, array_of_sizes[i]);
         if (array_of_subsizes[i] < 1 || array_of_subsizes[i] > array_of_sizes[i])
-            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_subsizes[%d] is %d; it must be in 1..%d (array_of_sizes[%d])",
+            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_subsizes[%d] is %lld; it must be in 1..%lld (array_of_sizes[%d])",
                             fn, i, array_of_subsizes[i], array_of_sizes[i], i);
         if (array_of_starts[i] < 0 || array_of_starts[i] > array_of_sizes[i] - array_of_subsizes[i])
-            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_starts[%d] is %d; it must be in 0..%d", fn, i,
+            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_starts[%d] is %lld; it must be in 0..%lld", fn, i,
                             array_of_starts[i], array_of_sizes[i] - array_of_subsizes[i]);
     }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
@@ -132,25 +145,63 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
     if ((rc = place(&t, disp)) || (rc = resize(&t, 0, stride)))
         return tide_raise(rc);
 
+    int rc2;
+    if (large) {
+        int ints[2] = {ndims, order};
+        MPI_Count *counts = malloc(3 * (size_t)ndims * sizeof *counts);
+        if (!counts) {
+            tide_datatype_release(t);
+            return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        }
+        memcpy(counts, array_of_sizes, (size_t)ndims * sizeof(MPI_Count));
+        memcpy(counts + ndims, array_of_subsizes, (size_t)ndims * sizeof(MPI_Count));
+        memcpy(counts + 2 * ndims, array_of_starts, (size_t)ndims * sizeof(MPI_Count));
+        rc2 = publish(fn, MPI_COMBINER_SUBARRAY, 2, ints, 3 * (size_t)ndims, counts, oldtype, old, t, newtype);
+        free(counts);
+        return rc2;
+    }
     int ni = 3 * ndims + 2, *ints = malloc((size_t)ni * sizeof *ints);
     if (!ints) {
         tide_datatype_release(t);
         return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     ints[0] = ndims;
-    memcpy(ints + 1, array_of_sizes, (size_t)ndims * sizeof(int));
-    memcpy(ints + 1 + ndims, array_of_subsizes, (size_t)ndims * sizeof(int));
-    memcpy(ints + 1 + 2 * ndims, array_of_starts, (size_t)ndims * sizeof(int));
+    for (int i = 0; i < ndims; i++) { /* the int form's arguments were ints */
+        ints[1 + i] = (int)array_of_sizes[i];
+        ints[1 + ndims + i] = (int)array_of_subsizes[i];
+        ints[1 + 2 * ndims + i] = (int)array_of_starts[i];
+    }
     ints[ni - 1] = order;
-    rc = publish(fn, MPI_COMBINER_SUBARRAY, ni, ints, oldtype, old, t, newtype);
+    rc2 = publish(fn, MPI_COMBINER_SUBARRAY, ni, ints, 0, NULL, oldtype, old, t, newtype);
     free(ints);
+    return rc2;
+}
+
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    TIDE_API_ENTER();
+    const char *fn = "MPI_Type_create_subarray";
+    if (ndims <= 0)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: ndims must be positive, not %d (argument ndims)", fn, ndims);
+    if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_sizes, array_of_subsizes and array_of_starts must not be NULL", fn);
+    MPI_Count *sizes = widen(array_of_sizes, ndims), *subsizes = widen(array_of_subsizes, ndims),
+              *starts = widen(array_of_starts, ndims);
+    int rc = sizes && subsizes && starts
+                 ? tide_dt_subarray(fn, false, ndims, sizes, subsizes, starts, order, oldtype, newtype)
+                 : TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    free(sizes);
+    free(subsizes);
+    free(starts);
     return rc;
 }
 TIDE_ALIAS(MPI_Type_create_subarray)
 
 /* One dimension of a darray: the local part of a dimension of g elements
  * of t (extent e) for process coordinate c of p. */
-static int darray_dim(struct tide_datatype **t, MPI_Aint e, int g, int distrib, int darg, int p, int c)
+static int darray_dim(struct tide_datatype **t, MPI_Aint e, MPI_Count g, int distrib, int darg, int p, int c)
 {
     struct tide_datatype *in = *t, *n = NULL;
     int rc;
@@ -212,13 +263,10 @@ static int darray_dim(struct tide_datatype **t, MPI_Aint e, int g, int distrib, 
     return resize(t, 0, (MPI_Aint)g * e);
 }
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+int tide_dt_darray(const char *fn, bool large, int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                   const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Type_create_darray";
     if (size < 1)
         return TIDE_ERR(MPI_ERR_ARG, "%s: size must be positive, not %d (argument size)", fn, size);
     if (rank < 0 || rank >= size)
@@ -229,9 +277,10 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
         return TIDE_ERR(MPI_ERR_ARG, "%s: the array arguments must not be NULL", fn);
     long long procs = 1;
     for (int i = 0; i < ndims; i++) {
-        int g = array_of_gsizes[i], ds = array_of_distribs[i], da = array_of_dargs[i], p = array_of_psizes[i];
+        MPI_Count g = array_of_gsizes[i];
+        int ds = array_of_distribs[i], da = array_of_dargs[i], p = array_of_psizes[i];
         if (g < 1)
-            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_gsizes[%d] is %d; it must be positive", fn, i, g);
+            return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_gsizes[%d] is %lld; it must be positive", fn, i, g);
         if (p < 1)
             return TIDE_ERR(MPI_ERR_ARG, "%s: array_of_psizes[%d] is %d; it must be positive", fn, i, p);
         if (ds != MPI_DISTRIBUTE_BLOCK && ds != MPI_DISTRIBUTE_CYCLIC && ds != MPI_DISTRIBUTE_NONE)
@@ -244,7 +293,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
             return TIDE_ERR(MPI_ERR_ARG, "%s: dimension %d is not distributed (MPI_DISTRIBUTE_NONE) but array_of_psizes[%d] is %d, not 1",
                             fn, i, i, p);
         if (ds == MPI_DISTRIBUTE_BLOCK && da != MPI_DISTRIBUTE_DFLT_DARG && (long long)da * p < g)
-            return TIDE_ERR(MPI_ERR_ARG, "%s: dimension %d: blocks of %d over %d processes cover %lld of the %d elements (array_of_dargs[%d] * array_of_psizes[%d] < array_of_gsizes[%d])",
+            return TIDE_ERR(MPI_ERR_ARG, "%s: dimension %d: blocks of %d over %d processes cover %lld of the %lld elements (array_of_dargs[%d] * array_of_psizes[%d] < array_of_gsizes[%d])",
                             fn, i, da, p, (long long)da * p, g, i, i, i);
         procs *= p;
         if (procs > size)
@@ -295,21 +344,47 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     }
     free(coords);
 
-    int ni = 4 * ndims + 4, *ints = malloc((size_t)ni * sizeof *ints);
+    int ni = large ? 3 * ndims + 4 : 4 * ndims + 4, *ints = malloc((size_t)ni * sizeof *ints);
     if (!ints) {
         tide_datatype_release(t);
         return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
-    ints[0] = size;
-    ints[1] = rank;
-    ints[2] = ndims;
-    memcpy(ints + 3, array_of_gsizes, (size_t)ndims * sizeof(int));
-    memcpy(ints + 3 + ndims, array_of_distribs, (size_t)ndims * sizeof(int));
-    memcpy(ints + 3 + 2 * ndims, array_of_dargs, (size_t)ndims * sizeof(int));
-    memcpy(ints + 3 + 3 * ndims, array_of_psizes, (size_t)ndims * sizeof(int));
+    /* size, rank, ndims, [gsizes,] distribs, dargs, psizes, order: the
+     * large-count form has gsizes among its large counts instead */
+    int *ip = ints;
+    *ip++ = size;
+    *ip++ = rank;
+    *ip++ = ndims;
+    if (!large)
+        for (int i = 0; i < ndims; i++)
+            *ip++ = (int)array_of_gsizes[i]; /* the int form's arguments were ints */
+    memcpy(ip, array_of_distribs, (size_t)ndims * sizeof(int));
+    memcpy(ip + ndims, array_of_dargs, (size_t)ndims * sizeof(int));
+    memcpy(ip + 2 * ndims, array_of_psizes, (size_t)ndims * sizeof(int));
     ints[ni - 1] = order;
-    rc = publish(fn, MPI_COMBINER_DARRAY, ni, ints, oldtype, old, t, newtype);
+    rc = publish(fn, MPI_COMBINER_DARRAY, ni, ints, large ? (size_t)ndims : 0, array_of_gsizes, oldtype, old, t,
+                 newtype);
     free(ints);
+    return rc;
+}
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    TIDE_API_ENTER();
+    const char *fn = "MPI_Type_create_darray";
+    if (ndims <= 0)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: ndims must be positive, not %d (argument ndims)", fn, ndims);
+    if (!array_of_gsizes)
+        return TIDE_ERR(MPI_ERR_ARG, "%s: the array arguments must not be NULL", fn);
+    MPI_Count *gsizes = widen(array_of_gsizes, ndims);
+    if (!gsizes)
+        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int rc = tide_dt_darray(fn, false, size, rank, ndims, gsizes, array_of_distribs, array_of_dargs,
+                            array_of_psizes, order, oldtype, newtype);
+    free(gsizes);
     return rc;
 }
 TIDE_ALIAS(MPI_Type_create_darray)

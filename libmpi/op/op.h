@@ -62,4 +62,9 @@ void tide_op_release(struct tide_op *op);
 int tide_op_init(void);
 void tide_op_finalize(void);
 
+/* MPI_Reduce_local of both forms (reduce_local.c; fn names the caller,
+ * errors are raised). */
+int tide_reduce_local_api(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Op op);
+
 #endif

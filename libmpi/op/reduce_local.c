@@ -8,10 +8,9 @@
 
 #include <stdint.h>
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+int tide_reduce_local_api(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Op op)
 {
-    TIDE_API_ENTER();
-    static const char fn[] = "MPI_Reduce_local";
     struct tide_datatype *dt = tide_datatype_get(datatype);
     int rc = tide_datatype_check(dt, datatype, count, fn, "datatype");
     if (rc != MPI_SUCCESS)
@@ -38,5 +37,11 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return TIDE_ERR(MPI_ERR_BUFFER, "%s: inoutbuf is NULL (argument inoutbuf)", fn);
     tide_op_apply(o, inbuf, inoutbuf, (size_t)count, dt);
     return MPI_SUCCESS;
+}
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    TIDE_API_ENTER();
+    return tide_reduce_local_api("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
 }
 TIDE_ALIAS(MPI_Reduce_local)

@@ -19,6 +19,7 @@
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -113,7 +114,7 @@ static void bsend_done(struct tide_request *s)
 
 /* Copy the message of the user's request u into the attached buffer and
  * send it from there, linked to u. */
-static int bsend_copy(struct tide_request *u, const void *buf, int count, struct tide_datatype *dt, int dest,
+static int bsend_copy(struct tide_request *u, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,
                       int tag, struct tide_comm *comm, const char *fn)
 {
     size_t bytes = (size_t)count * dt->size;
@@ -133,7 +134,7 @@ static int bsend_copy(struct tide_request *u, const void *buf, int count, struct
     tide_conv_init(&cv, dt, (size_t)count, buf);
     tide_conv_pack(&cv, data, bytes);
     struct tide_request *s;
-    int rc = tide_isend(data, (int)bytes, tide_datatype_get(MPI_PACKED), dest, tag, comm, comm->context_id,
+    int rc = tide_isend(data, (MPI_Count)bytes, tide_datatype_get(MPI_PACKED), dest, tag, comm, comm->context_id,
                         TIDE_MODE_STANDARD, &s);
     if (rc != MPI_SUCCESS) {
         blk_free(b);
@@ -152,7 +153,7 @@ static int bsend_copy(struct tide_request *u, const void *buf, int count, struct
     return MPI_SUCCESS;
 }
 
-int tide_bsend_start(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_bsend_start(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                      struct tide_comm *comm, struct tide_request **out, const char *fn)
 {
     struct tide_request *u = tide_request_new(TIDE_REQ_SEND);
@@ -201,20 +202,25 @@ int tide_bsend_cancel(struct tide_request *u)
     return rc;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size)
+int tide_buffer_attach(const char *fn, void *buffer, MPI_Count size)
 {
-    TIDE_API_ENTER();
     if (size < 0)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_Buffer_attach: negative size %d (argument size)", size);
+        return TIDE_ERR(MPI_ERR_ARG, "%s: negative size %lld (argument size)", fn, size);
     if (!buffer && size > 0)
-        return TIDE_ERR(MPI_ERR_BUFFER, "MPI_Buffer_attach: NULL buffer (argument buffer)");
+        return TIDE_ERR(MPI_ERR_BUFFER, "%s: NULL buffer (argument buffer)", fn);
     if (bbase)
-        return TIDE_ERR(MPI_ERR_BUFFER, "MPI_Buffer_attach: a buffer is already attached (detach it first)");
+        return TIDE_ERR(MPI_ERR_BUFFER, "%s: a buffer is already attached (detach it first)", fn);
     bbase = buffer;
     bsize = (size_t)size;
     if (!bbase)
         bbase = (char *)"", bsize = 0;
     return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    TIDE_API_ENTER();
+    return tide_buffer_attach("MPI_Buffer_attach", buffer, size);
 }
 TIDE_ALIAS(MPI_Buffer_attach)
 
@@ -224,11 +230,10 @@ static bool drained(void *arg)
     return pending == 0;
 }
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+int tide_buffer_detach(const char *fn, void *buffer_addr, MPI_Count *size)
 {
-    TIDE_API_ENTER();
     if (!buffer_addr || !size)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_Buffer_detach: buffer_addr and size must not be NULL");
+        return TIDE_ERR(MPI_ERR_ARG, "%s: buffer_addr and size must not be NULL", fn);
     if (!bbase) {
         *(void **)buffer_addr = NULL;
         *size = 0;
@@ -236,9 +241,19 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     }
     tide_progress_until(drained, NULL);
     *(void **)buffer_addr = bsize ? bbase : NULL;
-    *size = (int)bsize;
+    *size = (MPI_Count)bsize;
     bbase = NULL;
     bsize = 0;
     return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    TIDE_API_ENTER();
+    MPI_Count n = 0;
+    int rc = tide_buffer_detach("MPI_Buffer_detach", buffer_addr, size ? &n : NULL);
+    if (rc == MPI_SUCCESS) /* a buffer attached by MPI_Buffer_attach_c may be larger than an int */
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return rc;
 }
 TIDE_ALIAS(MPI_Buffer_detach)

@@ -5,15 +5,16 @@
  * parts have, with the receive's status and the first error of the two.
  * The replace form packs the send data into a copy of its own before the
  * receive may overwrite the buffer. MPI_Cancel cancels both parts
- * (tide_sendrecv_cancel).
+ * (tide_sendrecv_cancel). The int forms and the large-count ones
+ * (pt2pt_large.c) share tide_isendrecv_api and tide_isendrecv_replace_api.
  */
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
+#include "pt2pt/pt2pt_api.h"
 #include "pt2pt/pt2pt.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 struct sendrecv {
@@ -77,9 +78,9 @@ int tide_sendrecv_cancel(struct tide_request *r)
 /* Start the receive into (rbuf, rcount, rdt) and the send of (sbuf,
  * scount, sdt) as one request; copy (or NULL) is the replace form's
  * packed data, owned by the request from here on. */
-static int start(const char *fn, const void *sbuf, int scount, struct tide_datatype *sdt, int dest, int stag,
-                 void *rbuf, int rcount, struct tide_datatype *rdt, int source, int rtag, struct tide_comm *c,
-                 void *copy, MPI_Request *request)
+static int start(const char *fn, const void *sbuf, MPI_Count scount, struct tide_datatype *sdt, int dest,
+                 int stag, void *rbuf, MPI_Count rcount, struct tide_datatype *rdt, int source, int rtag,
+                 struct tide_comm *c, void *copy, MPI_Request *request)
 {
     struct sendrecv *sr = calloc(1, sizeof *sr);
     struct tide_request *r = sr ? tide_request_new(TIDE_REQ_SENDRECV) : NULL;
@@ -123,11 +124,10 @@ static int start(const char *fn, const void *sbuf, int scount, struct tide_datat
     return MPI_SUCCESS;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+int tide_isendrecv_api(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                       int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Isendrecv";
     struct tide_comm *c = tide_comm_get(comm);
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
@@ -146,13 +146,19 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                request);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
-TIDE_ALIAS(MPI_Isendrecv)
 
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                           int recvtag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     TIDE_API_ENTER();
-    const char *fn = "MPI_Isendrecv_replace";
+    return tide_isendrecv_api("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                              recvtype, source, recvtag, comm, request);
+}
+TIDE_ALIAS(MPI_Isendrecv)
+
+int tide_isendrecv_replace_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
     struct tide_comm *c = tide_comm_get(comm);
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
@@ -170,9 +176,6 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     /* the send's data, packed now: the receive may overwrite the buffer
      * before the send has read it */
     size_t bytes = dest == MPI_PROC_NULL ? 0 : (size_t)count * dt->size;
-    if (bytes > INT_MAX)
-        return TIDE_ERR_COMM(c, MPI_ERR_COUNT, "%s: %zu bytes to send are more than this implementation "
-                             "sends at once (INT_MAX)", fn, bytes);
     void *copy = malloc(bytes ? bytes : 1);
     if (!copy)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: cannot allocate %zu bytes", fn, bytes);
@@ -181,8 +184,16 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
         tide_conv_init(&cv, dt, (size_t)count, buf);
         tide_conv_pack(&cv, copy, bytes);
     }
-    rc = start(fn, copy, (int)bytes, tide_datatype_get(MPI_PACKED), dest, sendtag, buf, count, dt, source, recvtag,
+    rc = start(fn, copy, (MPI_Count)bytes, tide_datatype_get(MPI_PACKED), dest, sendtag, buf, count, dt, source, recvtag,
                c, copy, request);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                           int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return tide_isendrecv_replace_api("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                                      recvtag, comm, request);
 }
 TIDE_ALIAS(MPI_Isendrecv_replace)

@@ -9,11 +9,12 @@
 #include "pt2pt/bsend.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/pt2pt_api.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-static int init_common(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype datatype,
-                       int peer, int tag, MPI_Comm comm, MPI_Request *request)
+int tide_pt2pt_init_api(const char *fn, int kind, int mode, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, MPI_Request *request)
 {
     struct tide_comm *c = tide_comm_get(comm);
     if (!c)
@@ -55,7 +56,7 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                    MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return init_common("MPI_Send_init", TIDE_REQ_SEND, TIDE_MODE_STANDARD, buf, count, datatype, dest, tag,
+    return tide_pt2pt_init_api("MPI_Send_init", TIDE_REQ_SEND, TIDE_MODE_STANDARD, buf, count, datatype, dest, tag,
                        comm, request);
 }
 TIDE_ALIAS(MPI_Send_init)
@@ -64,7 +65,7 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                     MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return init_common("MPI_Bsend_init", TIDE_REQ_SEND, TIDE_MODE_BUFFERED, buf, count, datatype, dest, tag,
+    return tide_pt2pt_init_api("MPI_Bsend_init", TIDE_REQ_SEND, TIDE_MODE_BUFFERED, buf, count, datatype, dest, tag,
                        comm, request);
 }
 TIDE_ALIAS(MPI_Bsend_init)
@@ -73,7 +74,7 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                     MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return init_common("MPI_Ssend_init", TIDE_REQ_SEND, TIDE_MODE_SYNC, buf, count, datatype, dest, tag,
+    return tide_pt2pt_init_api("MPI_Ssend_init", TIDE_REQ_SEND, TIDE_MODE_SYNC, buf, count, datatype, dest, tag,
                        comm, request);
 }
 TIDE_ALIAS(MPI_Ssend_init)
@@ -82,7 +83,7 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                     MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return init_common("MPI_Rsend_init", TIDE_REQ_SEND, TIDE_MODE_READY, buf, count, datatype, dest, tag,
+    return tide_pt2pt_init_api("MPI_Rsend_init", TIDE_REQ_SEND, TIDE_MODE_READY, buf, count, datatype, dest, tag,
                        comm, request);
 }
 TIDE_ALIAS(MPI_Rsend_init)
@@ -91,7 +92,7 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return init_common("MPI_Recv_init", TIDE_REQ_RECV, TIDE_MODE_STANDARD, buf, count, datatype, source, tag,
+    return tide_pt2pt_init_api("MPI_Recv_init", TIDE_REQ_RECV, TIDE_MODE_STANDARD, buf, count, datatype, source, tag,
                        comm, request);
 }
 TIDE_ALIAS(MPI_Recv_init)

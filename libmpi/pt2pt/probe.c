@@ -10,6 +10,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/pt2pt_api.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
@@ -186,7 +187,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 TIDE_ALIAS(MPI_Mprobe)
 
 /* Start receiving a matched message; the message handle becomes null. */
-static int mrecv_start(const char *fn, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+static int mrecv_start(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                        struct tide_request **out)
 {
     if (!message)
@@ -230,11 +231,11 @@ static int mrecv_start(const char *fn, void *buf, int count, MPI_Datatype dataty
     return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+int tide_mrecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                   MPI_Status *status)
 {
-    TIDE_API_ENTER();
     struct tide_request *r;
-    int rc = mrecv_start("MPI_Mrecv", buf, count, datatype, message, &r);
+    int rc = mrecv_start(fn, buf, count, datatype, message, &r);
     if (rc)
         return tide_raise(rc);
     struct tide_comm *c = r->comm;
@@ -247,18 +248,30 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         tide_comm_release(c);
     return rc;
 }
-TIDE_ALIAS(MPI_Mrecv)
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
     TIDE_API_ENTER();
+    return tide_mrecv_api("MPI_Mrecv", buf, count, datatype, message, status);
+}
+TIDE_ALIAS(MPI_Mrecv)
+
+int tide_imrecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Request *request)
+{
     if (!request)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_Imrecv: request must not be NULL");
+        return TIDE_ERR(MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_request *r;
-    int rc = mrecv_start("MPI_Imrecv", buf, count, datatype, message, &r);
+    int rc = mrecv_start(fn, buf, count, datatype, message, &r);
     if (rc)
         return tide_raise(rc);
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return tide_imrecv_api("MPI_Imrecv", buf, count, datatype, message, request);
 }
 TIDE_ALIAS(MPI_Imrecv)

@@ -605,7 +605,7 @@ int tide_recv_start(struct tide_request *r)
 /* A blocking receive straight from an eager message that has already
  * arrived: no request. -1 when it needs one (nothing there yet, a
  * rendezvous, a synchronous send, a send to ourselves). */
-int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
+int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
                         MPI_Status *status)
 {
     struct tide_matchq *q = tide_matchq_find(ctx);
@@ -810,7 +810,7 @@ int tide_send_start(struct tide_request *s)
  * NULL. sreq names the sender's request (0: none). */
 /* Inlined into both callers: a layer less on the path of every small message. */
 static inline __attribute__((always_inline)) struct tide_proc *
-eager_now(const void *buf, int count, struct tide_datatype *dt, int dest, int tag, struct tide_comm *comm,
+eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag, struct tide_comm *comm,
           uint32_t ctx, uint64_t sreq, struct tide_transport **txp)
 {
     struct tide_proc *p = comm->peers[dest];
@@ -837,14 +837,14 @@ eager_now(const void *buf, int count, struct tide_datatype *dt, int dest, int ta
     return p;
 }
 
-int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_send_immediate(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                         struct tide_comm *comm, uint32_t ctx)
 {
     struct tide_transport *tx;
     return eager_now(buf, count, dt, dest, tag, comm, ctx, 0, &tx) != NULL;
 }
 
-int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int dest,
+int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,
                          int tag, struct tide_comm *comm, uint32_t ctx, int mode)
 {
     struct tide_transport *tx;

@@ -41,18 +41,18 @@ int tide_protocol_get_span(struct tide_proc *from, const struct iovec *riov, int
 int tide_send_start(struct tide_request *req);
 /* A blocking standard send that can complete at once (eager, transport
  * not busy): returns 1 if sent, 0 if the caller must use a request. */
-int tide_send_immediate(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_send_immediate(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                         struct tide_comm *comm, uint32_t ctx);
 /* A nonblocking standard or ready send that goes out eagerly at once:
  * returns 1 with r (new, unfilled) complete and holding only what a
  * cancel needs (no datatype or communicator reference), 0 if r must be
  * filled and started the ordinary way. */
-int tide_isend_eager_now(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int dest,
+int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,
                          int tag, struct tide_comm *comm, uint32_t ctx, int mode);
 /* A blocking receive that can complete at once from an eager message
  * already here: MPI_SUCCESS or MPI_ERR_TRUNCATE with *status filled, or
  * -1 if the caller must post a request. */
-int tide_recv_immediate(void *buf, int count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
+int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
                         MPI_Status *status);
 /* Post a receive (matches the unexpected queue first). */
 int tide_recv_start(struct tide_request *req);

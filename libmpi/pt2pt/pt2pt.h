@@ -17,18 +17,18 @@ struct tide_datatype;
 
 /* Start an internal send/receive; *out gets the request (freed by
  * tide_wait_free). Return MPI_SUCCESS or an error code. */
-int tide_isend(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out);
-int tide_irecv(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                struct tide_comm *comm, uint32_t ctx, struct tide_request **out);
 /* Wait for r, copy its status, free it; returns its error code. */
 int tide_wait_free(struct tide_request *r, MPI_Status *status);
 /* Wait for every request (NULL entries skipped), free them; first error. */
 int tide_waitall_free(int n, struct tide_request **reqs);
 /* Blocking internal send/receive. */
-int tide_send_blocking(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_send_blocking(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                        struct tide_comm *comm, uint32_t ctx);
-int tide_recv_blocking(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+int tide_recv_blocking(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status);
 void tide_wait_request(struct tide_request *r);
 
@@ -39,7 +39,7 @@ void tide_wait_request(struct tide_request *r);
  * wildcard the direction allows, a tag the direction allows, a buffer
  * where elements are to move. The checks below say what is wrong when
  * this is false; this one only spares the message path their calls. */
-static inline bool tide_pt2pt_args_ok(const struct tide_comm *c, const void *buf, int count,
+static inline bool tide_pt2pt_args_ok(const struct tide_comm *c, const void *buf, MPI_Count count,
                                       const struct tide_datatype *dt, int rank, int tag, bool recv)
 {
     int n = c->is_inter ? c->remote_size : c->size;
@@ -51,14 +51,14 @@ static inline bool tide_pt2pt_args_ok(const struct tide_comm *c, const void *buf
 /* An empty message to or from MPI_PROC_NULL may name MPI_DATATYPE_NULL
  * (MPICH accepts it, and programs pass it when nothing moves): such a
  * call goes ahead as if it named MPI_BYTE. Returns dt otherwise. */
-struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, int count,
+struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, MPI_Count count,
                                                 int rank);
 
 int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_recv_rank(struct tide_comm *c, int rank, const char *fn, const char *arg);
 int tide_check_send_tag(int tag, const char *fn);
 int tide_check_recv_tag(int tag, const char *fn);
-int tide_check_buffer(const void *buf, int count, struct tide_datatype *dt, const char *fn);
+int tide_check_buffer(const void *buf, MPI_Count count, struct tide_datatype *dt, const char *fn);
 
 /* MPI_Cancel of an MPI_Isendrecv request: cancels both its parts. */
 int tide_sendrecv_cancel(struct tide_request *r);

@@ -25,7 +25,7 @@ void tide_wait_request(struct tide_request *r)
         tide_progress_until(req_done, r);
 }
 
-static void fill(struct tide_request *r, const void *buf, int count, struct tide_datatype *dt, int peer,
+static void fill(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int peer,
                  int tag, struct tide_comm *comm, uint32_t ctx)
 {
     r->buf = (void *)buf;
@@ -40,7 +40,7 @@ static void fill(struct tide_request *r, const void *buf, int count, struct tide
     r->ctx = ctx;
 }
 
-int tide_isend(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out)
 {
     struct tide_request *r = tide_request_new(TIDE_REQ_SEND);
@@ -63,7 +63,7 @@ int tide_isend(const void *buf, int count, struct tide_datatype *dt, int dest, i
     return rc;
 }
 
-int tide_irecv(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                struct tide_comm *comm, uint32_t ctx, struct tide_request **out)
 {
     struct tide_request *r = tide_request_new(TIDE_REQ_RECV);
@@ -103,7 +103,7 @@ int tide_waitall_free(int n, struct tide_request **reqs)
     return err;
 }
 
-int tide_send_blocking(const void *buf, int count, struct tide_datatype *dt, int dest, int tag,
+int tide_send_blocking(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                        struct tide_comm *comm, uint32_t ctx)
 {
     if (dest == MPI_PROC_NULL)
@@ -115,7 +115,7 @@ int tide_send_blocking(const void *buf, int count, struct tide_datatype *dt, int
     return rc != MPI_SUCCESS ? rc : tide_wait_free(r, MPI_STATUS_IGNORE);
 }
 
-int tide_recv_blocking(void *buf, int count, struct tide_datatype *dt, int source, int tag,
+int tide_recv_blocking(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status)
 {
     int rc = tide_recv_immediate(buf, count, dt, source, tag, ctx, status);
@@ -137,7 +137,7 @@ int tide_check_send_rank(struct tide_comm *c, int rank, const char *fn, const ch
                     arg, c->is_inter ? "remote" : "communicator's", n);
 }
 
-struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, int count,
+struct tide_datatype *tide_pt2pt_null_peer_type(struct tide_datatype *dt, MPI_Datatype h, MPI_Count count,
                                                 int rank)
 {
     if (!dt && h == MPI_DATATYPE_NULL && count == 0 && rank == MPI_PROC_NULL)
@@ -167,10 +167,10 @@ int tide_check_recv_tag(int tag, const char *fn)
                     fn, tag);
 }
 
-int tide_check_buffer(const void *buf, int count, struct tide_datatype *dt, const char *fn)
+int tide_check_buffer(const void *buf, MPI_Count count, struct tide_datatype *dt, const char *fn)
 {
     if (!buf && count > 0 && dt->predefined && dt->size > 0)
-        return tide_err(MPI_ERR_BUFFER, "%s: NULL buffer for %d elements of %s (argument buf)", fn, count,
+        return tide_err(MPI_ERR_BUFFER, "%s: NULL buffer for %lld elements of %s (argument buf)", fn, count,
                         dt->name);
     return MPI_SUCCESS;
 }

@@ -4,10 +4,11 @@
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/pt2pt_api.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-static int check_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+static int check_recv(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                       MPI_Comm comm, struct tide_comm **cp, struct tide_datatype **dtp)
 {
     struct tide_comm *c = tide_comm_get(comm);
@@ -27,36 +28,48 @@ static int check_recv(const char *fn, void *buf, int count, MPI_Datatype datatyp
     return MPI_SUCCESS;
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+int tide_recv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    TIDE_API_ENTER();
     struct tide_comm *c;
     struct tide_datatype *dt;
-    int rc = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm, &c, &dt);
+    int rc = check_recv(fn, buf, count, datatype, source, tag, comm, &c, &dt);
     if (rc)
         return tide_raise_comm(c, rc);
     rc = tide_recv_blocking(buf, count, dt, source, tag, c, c->context_id, status);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
-TIDE_ALIAS(MPI_Recv)
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
 {
     TIDE_API_ENTER();
+    return tide_recv_api("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+TIDE_ALIAS(MPI_Recv)
+
+int tide_irecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
     struct tide_comm *c;
     struct tide_datatype *dt;
-    int rc = check_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, &c, &dt);
+    int rc = check_recv(fn, buf, count, datatype, source, tag, comm, &c, &dt);
     if (rc)
         return tide_raise_comm(c, rc);
     if (!request)
-        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPI_Irecv: request must not be NULL");
+        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_request *r;
     rc = tide_irecv(buf, count, dt, source, tag, c, c->context_id, &r);
     if (rc)
         return tide_raise_comm(c, rc);
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return tide_irecv_api("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
 }
 TIDE_ALIAS(MPI_Irecv)

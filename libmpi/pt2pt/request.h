@@ -63,7 +63,7 @@ struct tide_request {
     int error;              /* error code of this operation, MPI_SUCCESS if none */
     /* the operation's arguments */
     void *buf;
-    int count;
+    MPI_Count count;
     MPI_Datatype dtype;
     struct tide_datatype *dt;
     int peer;               /* dest or source (may be MPI_ANY_SOURCE / MPI_PROC_NULL) */

@@ -8,10 +8,11 @@
 #include "pt2pt/bsend.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/pt2pt_api.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-static int check_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+static int check_send(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, struct tide_comm **cp, struct tide_datatype **dtp)
 {
     struct tide_comm *c = tide_comm_get(comm);
@@ -31,7 +32,7 @@ static int check_send(const char *fn, const void *buf, int count, MPI_Datatype d
     return MPI_SUCCESS;
 }
 
-static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+int tide_isend_api(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm, int mode, MPI_Request *request)
 {
     struct tide_comm *c;
@@ -52,7 +53,7 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+int tide_send_api(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, int mode)
 {
     struct tide_comm *c;
@@ -79,28 +80,28 @@ static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatyp
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return send_blocking("MPI_Send", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD);
+    return tide_send_api("MPI_Send", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD);
 }
 TIDE_ALIAS(MPI_Send)
 
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return send_blocking("MPI_Ssend", buf, count, datatype, dest, tag, comm, TIDE_MODE_SYNC);
+    return tide_send_api("MPI_Ssend", buf, count, datatype, dest, tag, comm, TIDE_MODE_SYNC);
 }
 TIDE_ALIAS(MPI_Ssend)
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return send_blocking("MPI_Rsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_READY);
+    return tide_send_api("MPI_Rsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_READY);
 }
 TIDE_ALIAS(MPI_Rsend)
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     TIDE_API_ENTER();
-    return send_blocking("MPI_Bsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_BUFFERED);
+    return tide_send_api("MPI_Bsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_BUFFERED);
 }
 TIDE_ALIAS(MPI_Bsend)
 
@@ -108,7 +109,7 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return send_nonblocking("MPI_Isend", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD, request);
+    return tide_isend_api("MPI_Isend", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD, request);
 }
 TIDE_ALIAS(MPI_Isend)
 
@@ -116,7 +117,7 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                 MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return send_nonblocking("MPI_Issend", buf, count, datatype, dest, tag, comm, TIDE_MODE_SYNC, request);
+    return tide_isend_api("MPI_Issend", buf, count, datatype, dest, tag, comm, TIDE_MODE_SYNC, request);
 }
 TIDE_ALIAS(MPI_Issend)
 
@@ -124,7 +125,7 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                 MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return send_nonblocking("MPI_Irsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_READY, request);
+    return tide_isend_api("MPI_Irsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_READY, request);
 }
 TIDE_ALIAS(MPI_Irsend)
 
@@ -132,6 +133,6 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                 MPI_Request *request)
 {
     TIDE_API_ENTER();
-    return send_nonblocking("MPI_Ibsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_BUFFERED, request);
+    return tide_isend_api("MPI_Ibsend", buf, count, datatype, dest, tag, comm, TIDE_MODE_BUFFERED, request);
 }
 TIDE_ALIAS(MPI_Ibsend)

@@ -6,17 +6,16 @@
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/pt2pt_api.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
 #include <stdlib.h>
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                  MPI_Status *status)
+int tide_sendrecv_api(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                      int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    TIDE_API_ENTER();
-    const char *fn = "MPI_Sendrecv";
     struct tide_comm *c = tide_comm_get(comm);
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
@@ -42,13 +41,20 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     rc = re ? re : se;
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
-TIDE_ALIAS(MPI_Sendrecv)
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Status *status)
 {
     TIDE_API_ENTER();
-    const char *fn = "MPI_Sendrecv_replace";
+    return tide_sendrecv_api("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+}
+TIDE_ALIAS(MPI_Sendrecv)
+
+int tide_sendrecv_replace_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
     struct tide_comm *c = tide_comm_get(comm);
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
@@ -73,7 +79,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         free(copy);
         return tide_raise_comm(c, rc);
     }
-    rc = tide_isend(copy, (int)bytes, tide_datatype_get(MPI_PACKED), dest, sendtag, c, c->context_id,
+    rc = tide_isend(copy, (MPI_Count)bytes, tide_datatype_get(MPI_PACKED), dest, sendtag, c, c->context_id,
                     TIDE_MODE_STANDARD, &sr);
     if (rc) {
         tide_wait_free(rr, MPI_STATUS_IGNORE);
@@ -85,5 +91,13 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     free(copy);
     rc = re ? re : se;
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    TIDE_API_ENTER();
+    return tide_sendrecv_replace_api("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag,
+                                     comm, status);
 }
 TIDE_ALIAS(MPI_Sendrecv_replace)

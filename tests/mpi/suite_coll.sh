@@ -104,6 +104,15 @@ coll_repro_twice() {
 tcheck coll.repro.7 coll_repro_twice 7
 tcheck coll.repro.16 coll_repro_twice 16
 
+# the large-count (_c) forms against their int twins, and displacements
+# beyond 2^31 on sparse buffers (TIDE_TEST_NO_BIG leaves those out)
+for n in 1 2 5; do
+    tcase coll.large-count.$n -t 120 -out "coll_large_count: ok" -- $MPIEXEC -n $n $TB/coll_large_count
+done
+tcase coll.large-count.nodes.4 -t 120 -out "coll_large_count: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 \
+    $TB/coll_large_count
+tcase coll.large-count.tcp.3 -t 120 -out "coll_large_count: ok" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 3 \
+    $TB/coll_large_count
 # sendbuf == recvbuf is an error only where bytes overlap: empty buffers
 # and blocks side by side may share an address
 for n in 1 3 8; do

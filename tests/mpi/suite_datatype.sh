@@ -9,6 +9,8 @@ tcase dt.external32.1 -out "dt_external32: ok" -- $MPIEXEC -n 1 $TB/dt_external3
 tcase dt.attr.1 -out "dt_attr: ok" -- $MPIEXEC -n 1 $TB/dt_attr
 tcase dt.errors.1 -out "dt_errors: ok" -- $MPIEXEC -n 1 $TB/dt_errors
 tcase dt.darray.1 -out "dt_darray: ok" -- $MPIEXEC -n 1 $TB/dt_darray
+tcase dt.large-count.1 -t 60 -out "dt_large_count: ok" -- $MPIEXEC -n 1 $TB/dt_large_count
+tcase dt.large-count.singleton -t 60 -out "dt_large_count: ok" -- $TB/dt_large_count
 tcase dt.bounds.1 -out "dt_bounds: ok" -- $MPIEXEC -n 1 $TB/dt_bounds
 tcase dt.bounds.singleton -out "dt_bounds: ok" -- $TB/dt_bounds
 

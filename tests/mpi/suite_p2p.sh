@@ -20,12 +20,17 @@ p2p_all() {
     tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
     tcase p2p.$tag.window.2 -t 120 -- "$@" $MPIEXEC -n 2 $TB/p2p_window
     tcase p2p.$tag.window.4 -t 120 -- "$@" $MPIEXEC -n 4 $TB/p2p_window
+    tcase p2p.$tag.large-count -t 120 -out "p2p_large_count: ok" -- "$@" TIDE_TEST_NO_BIG=1 \
+        $MPIEXEC -n 2 $TB/p2p_large_count
 }
 
 p2p_all default env
 p2p_all tcp env TIDE_TRANSPORTS=tcp,self
 p2p_all nocma env TIDE_SHM_CMA=0
 p2p_all nodes env TIDE_SIM_NODES=2
+# a message of 2^31 + 5 MPI_CHAR: 2 GiB on each rank, about 5 s of CPU
+# on each (TIDE_TEST_NO_BIG set in the environment leaves it out)
+tcase p2p.large-count.big -t 300 -out "p2p_large_count: ok" -- $MPIEXEC -n 2 $TB/p2p_large_count
 tcase p2p.isendrecv.16 -t 180 -out "p2p_isendrecv: ok" -- $MPIEXEC -n 16 $TB/p2p_isendrecv
 tcase p2p.isendrecv.2 -t 120 -out "p2p_isendrecv: ok" -- $MPIEXEC -n 2 $TB/p2p_isendrecv
 tcase p2p.singleton-isendrecv -out "p2p_isendrecv: ok" -- $TB/p2p_isendrecv

@@ -235,7 +235,8 @@ static void test_count_checks(void **state)
 {
     (void)state;
     struct tide_datatype *i = tide_datatype_get(MPI_INT);
-    int c[4] = {2, 2, 2, 2}, d[4] = {0, 2, 4, 6};
+    MPI_Count c[4] = {2, 2, 2, 2};
+    MPI_Aint d[4] = {0, 2, 4, 6};
     assert_int_equal(tide_coll_check_counts(c, d, 4, i, true, "F", "recvcounts", "displs"), MPI_SUCCESS);
     d[3] = 5; /* overlaps block 2 */
     int rc = tide_coll_check_counts(c, d, 4, i, true, "MPI_Gatherv", "recvcounts", "displs");
@@ -250,13 +251,18 @@ static void test_count_checks(void **state)
     assert_int_equal(tide_error_class_of(rc), MPI_ERR_COUNT);
     rc = tide_coll_check_counts(NULL, d, 4, i, true, "F", "recvcounts", "displs");
     assert_int_equal(tide_error_class_of(rc), MPI_ERR_ARG);
-    int big[2] = {INT_MAX, INT_MAX}, sum;
+    /* counts add up beyond an int (large-count forms), not beyond a count */
+    MPI_Count big[2] = {INT_MAX, INT_MAX}, sum;
+    assert_int_equal(tide_coll_sum_counts(big, 2, "F", "recvcounts", &sum), MPI_SUCCESS);
+    assert_true(sum == 2 * (MPI_Count)INT_MAX);
+    big[0] = big[1] = LLONG_MAX / 2 + 1;
     rc = tide_coll_sum_counts(big, 2, "F", "recvcounts", &sum);
     assert_int_equal(tide_error_class_of(rc), MPI_ERR_COUNT);
     MPI_Datatype huge;
     MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)1 << 42, &huge);
     MPI_Type_commit(&huge);
-    int c2[2] = {1, 1}, d2[2] = {0, INT_MAX};
+    MPI_Count c2[2] = {1, 1};
+    MPI_Aint d2[2] = {0, INT_MAX};
     rc = tide_coll_check_counts(c2, d2, 2, tide_datatype_get(huge), true, "F", "recvcounts", "displs");
     assert_int_equal(tide_error_class_of(rc), MPI_ERR_COUNT);
     MPI_Type_free(&huge);
