@@ -538,9 +538,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 }
 
 int tide_allreduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, comm, request, tide_coll_mode_of(nonblocking));
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, request, mode);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)

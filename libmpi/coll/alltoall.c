@@ -550,21 +550,21 @@ static int start(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Datat
 }
 
 int tide_alltoall_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
-                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request,
+                      enum tide_coll_mode mode)
 {
     struct aaargs a = {.sbuf = sbuf, .scount = scount, .rbuf = rbuf, .rcount = rcount};
-    return start(fn, &a, stype, rtype, NULL, NULL, comm, F_EVEN, request, tide_coll_mode_of(nonblocking));
+    return start(fn, &a, stype, rtype, NULL, NULL, comm, F_EVEN, request, mode);
 }
 
 int tide_alltoallv_api(const char *fn, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
                        MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts,
                        const MPI_Aint *rdispls, MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
-                       bool wform, MPI_Request *request, bool nonblocking)
+                       bool wform, MPI_Request *request, enum tide_coll_mode mode)
 {
     struct aaargs a = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .rbuf = rbuf, .rcounts = rcounts,
                        .rdispls = rdispls};
-    return start(fn, &a, stype, rtype, stypes, rtypes, comm, wform ? F_W : F_V, request,
-                 tide_coll_mode_of(nonblocking));
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, wform ? F_W : F_V, request, mode);
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

@@ -341,9 +341,9 @@ static int start(const char *fn, void *buf, MPI_Count count, MPI_Datatype dataty
 }
 
 int tide_bcast_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   MPI_Request *request, bool nonblocking)
+                   MPI_Request *request, enum tide_coll_mode mode)
 {
-    return start(fn, buf, count, datatype, root, comm, request, tide_coll_mode_of(nonblocking));
+    return start(fn, buf, count, datatype, root, comm, request, mode);
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)

@@ -28,11 +28,6 @@ enum tide_coll_mode {
      * request chooses the same algorithm on every rank */
     TIDE_COLL_PERSISTENT,
 };
-/* The mode of a blocking or nonblocking call (coll_api.h's bodies). */
-static inline enum tide_coll_mode tide_coll_mode_of(bool nonblocking)
-{
-    return nonblocking ? TIDE_COLL_NONBLOCKING : TIDE_COLL_BLOCKING;
-}
 
 /* The communicator (*c NULL if invalid: raise with tide_coll_raise). */
 int tide_coll_check_comm(MPI_Comm comm, const char *fn, struct tide_comm **c);

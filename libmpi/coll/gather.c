@@ -323,10 +323,10 @@ static int start(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Dataty
 
 int tide_gather_api(const char *fn, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
                     MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs, MPI_Datatype rtype, int root,
-                    MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+                    MPI_Comm comm, bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
     struct gargs a = {sbuf, scount, NULL, rbuf, rcount, rcounts, displs, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
+    return start(fn, &a, stype, rtype, comm, vform, request, mode);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

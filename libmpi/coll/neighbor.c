@@ -301,7 +301,7 @@ static int start(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Dataty
 int tide_neighbor_api(const char *fn, int form, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
                       const MPI_Aint *sdispls, MPI_Datatype stype, const MPI_Datatype *stypes, void *rbuf,
                       MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *rdispls, MPI_Datatype rtype,
-                      const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+                      const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
 {
     static const enum nform forms[] = {N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW};
     enum nform f = forms[form];
@@ -314,7 +314,7 @@ int tide_neighbor_api(const char *fn, int form, const void *sbuf, MPI_Count scou
         a.sdispls = sdispls;
         a.rdispls = rdispls;
     }
-    return start(fn, &a, stype, rtype, stypes, rtypes, comm, f, request, tide_coll_mode_of(nonblocking));
+    return start(fn, &a, stype, rtype, stypes, rtypes, comm, f, request, mode);
 }
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

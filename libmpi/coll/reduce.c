@@ -359,9 +359,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 }
 
 int tide_reduce_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                    int root, MPI_Comm comm, MPI_Request *request, bool nonblocking)
+                    int root, MPI_Comm comm, MPI_Request *request, enum tide_coll_mode mode)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, tide_coll_mode_of(nonblocking));
+    return start(fn, sbuf, rbuf, count, datatype, op, root, comm, request, mode);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,

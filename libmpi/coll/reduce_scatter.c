@@ -285,10 +285,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
 
 int tide_reduce_scatter_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool vform, MPI_Request *request,
-                            bool nonblocking)
+                            enum tide_coll_mode mode)
 {
-    return start(fn, sbuf, rbuf, rcount, rcounts, NULL, true, vform, datatype, op, comm, request,
-                 tide_coll_mode_of(nonblocking));
+    return start(fn, sbuf, rbuf, rcount, rcounts, NULL, true, vform, datatype, op, comm, request, mode);
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,

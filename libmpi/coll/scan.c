@@ -175,9 +175,9 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
 }
 
 int tide_scan_api(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm, bool ex, MPI_Request *request, bool nonblocking)
+                  MPI_Comm comm, bool ex, MPI_Request *request, enum tide_coll_mode mode)
 {
-    return start(fn, sbuf, rbuf, count, datatype, op, comm, ex, request, tide_coll_mode_of(nonblocking));
+    return start(fn, sbuf, rbuf, count, datatype, op, comm, ex, request, mode);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)

@@ -319,10 +319,10 @@ static int start(const char *fn, struct sargs *a, MPI_Datatype stype, MPI_Dataty
 
 int tide_scatter_api(const char *fn, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
                      const MPI_Aint *displs, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
-                     int root, MPI_Comm comm, bool vform, MPI_Request *request, bool nonblocking)
+                     int root, MPI_Comm comm, bool vform, MPI_Request *request, enum tide_coll_mode mode)
 {
     struct sargs a = {sbuf, scount, scounts, displs, NULL, rbuf, rcount, NULL, root, NULL, NULL, {{NULL}, 0}};
-    return start(fn, &a, stype, rtype, comm, vform, request, tide_coll_mode_of(nonblocking));
+    return start(fn, &a, stype, rtype, comm, vform, request, mode);
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

@@ -2,12 +2,15 @@
  * coll_large_count.c: the MPI-4.0 large-count collectives. With small
  * counts every _c collective, blocking and nonblocking, leaves the same
  * result as its int twin on the same input (v-forms with MPI_Count counts
- * and MPI_Aint displacements, neighbourhood forms on a ring). Then, unless
- * TIDE_TEST_NO_BIG is set, displacements beyond 2^31 elements and bytes,
- * which no int can hold, on buffers mapped sparsely (only the pages
- * written take memory): MPI_Alltoallv_c, MPI_Gatherv_c, MPI_Scatterv_c and
- * MPI_Allgatherv_c place and take each block at its displacement, and
- * MPI_Alltoallw_c at its byte displacement.
+ * and MPI_Aint displacements, neighbourhood forms on a ring); so does every
+ * persistent _init_c collective, started twice on changing input, against
+ * its int _init twin. Then, unless TIDE_TEST_NO_BIG is set, displacements
+ * beyond 2^31 elements and bytes, which no int can hold, on buffers mapped
+ * sparsely (only the pages written take memory): MPI_Alltoallv_c,
+ * MPI_Gatherv_c, MPI_Scatterv_c and MPI_Allgatherv_c (and
+ * MPI_Allgatherv_init_c, started twice) place and take each block at its
+ * displacement, and MPI_Alltoallw_c (and MPI_Alltoallw_init_c) at its byte
+ * displacement.
  */
 #include <limits.h>
 #include <mpi.h>
@@ -34,8 +37,12 @@ static void set(int *b, int n, int seed)
         b[i] = seed * 1000 + i;
 }
 
-static void blocking_and_nonblocking(int nb)
+/* How the collectives of one pass are called. */
+enum form { BLOCKING, NONBLOCKING, PERSISTENT };
+
+static void twins(enum form form)
 {
+    int nb = form == NONBLOCKING;
     int P = size, N = K * P, M = 2 * K * (P > 2 ? P : 2); /* ints in each buffer */
     int *sb = malloc(M * sizeof(int)), *r1 = malloc(M * sizeof(int)), *r2 = malloc(M * sizeof(int));
     int icnt[64], idsp[64];
@@ -52,23 +59,43 @@ static void blocking_and_nonblocking(int nb)
     int mine = rank % 3 + 1;
     set(sb, M, rank + 1);
 #define CLEAR() (memset(r1, 0xff, M * sizeof(int)), memset(r2, 0xff, M * sizeof(int)))
-    const char *tag = nb ? "nonblocking" : "blocking";
+    const char *tag = form == PERSISTENT ? "persistent" : nb ? "nonblocking" : "blocking";
     char what[64];
 #define NAME(s) (snprintf(what, sizeof what, "%s %s", tag, s), what)
 
-    CLEAR();
-    memcpy(r1, sb, K * sizeof(int));
-    memcpy(r2, sb, K * sizeof(int));
-    if (nb) {
-        CHECK_OK(MPI_Ibcast(r1, K, MPI_INT, 1 % P, MPI_COMM_WORLD, &rq));
-        CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-        CHECK_OK(MPI_Ibcast_c(r2, K, MPI_INT, 1 % P, MPI_COMM_WORLD, &rq));
-        CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    MPI_Request rq1, rq2;
+    if (form == PERSISTENT) {
+        CHECK_OK(MPI_Bcast_init(r1, K, MPI_INT, 1 % P, MPI_COMM_WORLD, MPI_INFO_NULL, &rq1));
+        CHECK_OK(MPI_Bcast_init_c(r2, K, MPI_INT, 1 % P, MPI_COMM_WORLD, MPI_INFO_NULL, &rq2));
+        for (int round = 0; round < 2; round++) {
+            set(sb, M, rank + 1 + 7 * round);
+            CLEAR();
+            memcpy(r1, sb, K * sizeof(int));
+            memcpy(r2, sb, K * sizeof(int));
+            CHECK_OK(MPI_Start(&rq1));
+            CHECK_OK(MPI_Wait(&rq1, MPI_STATUS_IGNORE));
+            CHECK_OK(MPI_Start(&rq2));
+            CHECK_OK(MPI_Wait(&rq2, MPI_STATUS_IGNORE));
+            SAME(NAME("bcast"), r1, r2, K);
+            CHECK(r2[0] == (1 % P + 1 + 7 * round) * 1000, "persistent bcast_c: start %d left %d", round, r2[0]);
+        }
+        CHECK_OK(MPI_Request_free(&rq1));
+        CHECK_OK(MPI_Request_free(&rq2));
     } else {
-        CHECK_OK(MPI_Bcast(r1, K, MPI_INT, 1 % P, MPI_COMM_WORLD));
-        CHECK_OK(MPI_Bcast_c(r2, K, MPI_INT, 1 % P, MPI_COMM_WORLD));
+        CLEAR();
+        memcpy(r1, sb, K * sizeof(int));
+        memcpy(r2, sb, K * sizeof(int));
+        if (nb) {
+            CHECK_OK(MPI_Ibcast(r1, K, MPI_INT, 1 % P, MPI_COMM_WORLD, &rq));
+            CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+            CHECK_OK(MPI_Ibcast_c(r2, K, MPI_INT, 1 % P, MPI_COMM_WORLD, &rq));
+            CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        } else {
+            CHECK_OK(MPI_Bcast(r1, K, MPI_INT, 1 % P, MPI_COMM_WORLD));
+            CHECK_OK(MPI_Bcast_c(r2, K, MPI_INT, 1 % P, MPI_COMM_WORLD));
+        }
+        SAME(NAME("bcast"), r1, r2, K);
     }
-    SAME(NAME("bcast"), r1, r2, K);
 
 /* an int collective and its _c twin into r1 and r2: the same n results */
 #define PAIR(name, intargs, cargs, n)                                                              \
@@ -82,10 +109,48 @@ static void blocking_and_nonblocking(int nb)
             CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));                                            \
         SAME(NAME(#name), r1, r2, n);                                                              \
     } while (0)
-    /* the argument lists end with comm; the I-forms take &rq after it */
+/* an int _init collective and its _c twin, each started twice (the input
+ * changes between the starts): the same n results every time */
+#define PPAIR(name, intargs, cargs, n)                                                             \
+    do {                                                                                           \
+        CHECK_OK(MPI_##name intargs);                                                              \
+        CHECK_OK(MPI_##name##_c cargs);                                                            \
+        for (int round = 0; round < 2; round++) {                                                  \
+            set(sb, M, rank + 1 + 7 * round);                                                      \
+            CLEAR();                                                                               \
+            CHECK_OK(MPI_Start(&rq1));                                                             \
+            CHECK_OK(MPI_Wait(&rq1, MPI_STATUS_IGNORE));                                           \
+            CHECK_OK(MPI_Start(&rq2));                                                             \
+            CHECK_OK(MPI_Wait(&rq2, MPI_STATUS_IGNORE));                                           \
+            SAME(NAME(#name), r1, r2, n);                                                          \
+        }                                                                                          \
+        CHECK_OK(MPI_Request_free(&rq1));                                                          \
+        CHECK_OK(MPI_Request_free(&rq2));                                                          \
+    } while (0)
+    /* the argument lists end with comm; the I-forms take &rq after it, the
+     * _init forms info and &rq1 (int) or &rq2 (_c) */
 #define A(...) (__VA_ARGS__, MPI_COMM_WORLD)
 #define AN(...) (__VA_ARGS__, MPI_COMM_WORLD, &rq)
-    if (nb) {
+#define AI(...) (__VA_ARGS__, MPI_COMM_WORLD, MPI_INFO_NULL, &rq1)
+#define AC(...) (__VA_ARGS__, MPI_COMM_WORLD, MPI_INFO_NULL, &rq2)
+    if (form == PERSISTENT) {
+        PPAIR(Gather_init, AI(sb, K, MPI_INT, r1, K, MPI_INT, 0), AC(sb, K, MPI_INT, r2, K, MPI_INT, 0), N);
+        PPAIR(Gatherv_init, AI(sb, mine, MPI_INT, r1, icnt, idsp, MPI_INT, P - 1),
+              AC(sb, mine, MPI_INT, r2, ccnt, cdsp, MPI_INT, P - 1), 2 * N);
+        PPAIR(Scatter_init, AI(sb, K, MPI_INT, r1, K, MPI_INT, 0), AC(sb, K, MPI_INT, r2, K, MPI_INT, 0), K);
+        PPAIR(Scatterv_init, AI(sb, icnt, idsp, MPI_INT, r1, mine, MPI_INT, 0),
+              AC(sb, ccnt, cdsp, MPI_INT, r2, mine, MPI_INT, 0), mine);
+        PPAIR(Allgather_init, AI(sb, K, MPI_INT, r1, K, MPI_INT), AC(sb, K, MPI_INT, r2, K, MPI_INT), N);
+        PPAIR(Allgatherv_init, AI(sb, mine, MPI_INT, r1, icnt, idsp, MPI_INT),
+              AC(sb, mine, MPI_INT, r2, ccnt, cdsp, MPI_INT), 2 * N);
+        PPAIR(Alltoall_init, AI(sb, K, MPI_INT, r1, K, MPI_INT), AC(sb, K, MPI_INT, r2, K, MPI_INT), N);
+        PPAIR(Reduce_init, AI(sb, r1, N, MPI_INT, MPI_SUM, 0), AC(sb, r2, N, MPI_INT, MPI_SUM, 0), N);
+        PPAIR(Allreduce_init, AI(sb, r1, N, MPI_INT, MPI_MAX), AC(sb, r2, N, MPI_INT, MPI_MAX), N);
+        PPAIR(Reduce_scatter_block_init, AI(sb, r1, K, MPI_INT, MPI_SUM), AC(sb, r2, K, MPI_INT, MPI_SUM), K);
+        PPAIR(Reduce_scatter_init, AI(sb, r1, icnt, MPI_INT, MPI_SUM), AC(sb, r2, ccnt, MPI_INT, MPI_SUM), mine);
+        PPAIR(Scan_init, AI(sb, r1, N, MPI_INT, MPI_SUM), AC(sb, r2, N, MPI_INT, MPI_SUM), N);
+        PPAIR(Exscan_init, AI(sb, r1, N, MPI_INT, MPI_SUM), AC(sb, r2, N, MPI_INT, MPI_SUM), rank ? N : 0);
+    } else if (nb) {
         PAIR(Igather, AN(sb, K, MPI_INT, r1, K, MPI_INT, 0), AN(sb, K, MPI_INT, r2, K, MPI_INT, 0), N);
         PAIR(Igatherv, AN(sb, mine, MPI_INT, r1, icnt, idsp, MPI_INT, P - 1),
              AN(sb, mine, MPI_INT, r2, ccnt, cdsp, MPI_INT, P - 1), 2 * N);
@@ -136,7 +201,11 @@ static void blocking_and_nonblocking(int nb)
         bsd[i] = wsd[i], brd[i] = wrd[i];
         ts[i] = MPI_INT;
     }
-    if (nb) {
+    if (form == PERSISTENT) {
+        PPAIR(Alltoallv_init, AI(sb, sc, sd, MPI_INT, r1, rc, rd, MPI_INT),
+              AC(sb, csc, csd, MPI_INT, r2, crc, crd, MPI_INT), 2 * N);
+        PPAIR(Alltoallw_init, AI(sb, sc, wsd, ts, r1, rc, wrd, ts), AC(sb, csc, bsd, ts, r2, crc, brd, ts), 2 * N);
+    } else if (nb) {
         PAIR(Ialltoallv, AN(sb, sc, sd, MPI_INT, r1, rc, rd, MPI_INT), AN(sb, csc, csd, MPI_INT, r2, crc, crd, MPI_INT),
              2 * N);
         PAIR(Ialltoallw, AN(sb, sc, wsd, ts, r1, rc, wrd, ts), AN(sb, csc, bsd, ts, r2, crc, brd, ts), 2 * N);
@@ -155,7 +224,18 @@ static void blocking_and_nonblocking(int nb)
     MPI_Datatype nts[2] = {MPI_INT, MPI_INT};
 #define AR(...) (__VA_ARGS__, ring)
 #define ARN(...) (__VA_ARGS__, ring, &rq)
-    if (nb) {
+#define ARI(...) (__VA_ARGS__, ring, MPI_INFO_NULL, &rq1)
+#define ARC(...) (__VA_ARGS__, ring, MPI_INFO_NULL, &rq2)
+    if (form == PERSISTENT) {
+        PPAIR(Neighbor_allgather_init, ARI(sb, K, MPI_INT, r1, K, MPI_INT), ARC(sb, K, MPI_INT, r2, K, MPI_INT), 2 * K);
+        PPAIR(Neighbor_allgatherv_init, ARI(sb, 2, MPI_INT, r1, (int[]){2, 2}, nd, MPI_INT),
+              ARC(sb, 2, MPI_INT, r2, (MPI_Count[]){2, 2}, cnd, MPI_INT), 4 * K);
+        PPAIR(Neighbor_alltoall_init, ARI(sb, K, MPI_INT, r1, K, MPI_INT), ARC(sb, K, MPI_INT, r2, K, MPI_INT), 2 * K);
+        PPAIR(Neighbor_alltoallv_init, ARI(sb, (int[]){3, 2}, nd, MPI_INT, r1, nc, nd, MPI_INT),
+              ARC(sb, (MPI_Count[]){3, 2}, cnd, MPI_INT, r2, cnc, cnd, MPI_INT), 4 * K);
+        PPAIR(Neighbor_alltoallw_init, ARI(sb, (int[]){3, 2}, bnd, nts, r1, nc, bnd, nts),
+              ARC(sb, (MPI_Count[]){3, 2}, bnd, nts, r2, cnc, bnd, nts), 4 * K);
+    } else if (nb) {
         PAIR(Ineighbor_allgather, ARN(sb, K, MPI_INT, r1, K, MPI_INT), ARN(sb, K, MPI_INT, r2, K, MPI_INT), 2 * K);
         PAIR(Ineighbor_allgatherv, ARN(sb, 2, MPI_INT, r1, (int[]){2, 2}, nd, MPI_INT),
              ARN(sb, 2, MPI_INT, r2, (MPI_Count[]){2, 2}, cnd, MPI_INT), 4 * K);
@@ -274,6 +354,32 @@ static void far_displacements(void)
     CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < P; i++)
         CHECK(rb[rd[i] + 10] == (char)(i * 5 + 10), "iallgatherv_c: block of %d", i);
+    /* and so can the persistent one, at every start (the send block changes between them) */
+    CHECK_OK(MPI_Allgatherv_init_c(mine, 64, MPI_CHAR, rb, cnt, rd, MPI_CHAR, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
+    for (int round = 0; round < 2; round++) {
+        memset(rb + FAR, 0, (size_t)P * 8192);
+        mine[0] = (char)(rank * 5 + round);
+        CHECK_OK(MPI_Start(&rq));
+        CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        for (int i = 0; i < P; i++)
+            CHECK(rb[rd[i]] == (char)(i * 5 + round) && rb[rd[i] + 63] == (char)(i * 5 + 63),
+                  "allgatherv_init_c: start %d, block of %d", round, i);
+    }
+    CHECK_OK(MPI_Request_free(&rq));
+    CHECK_OK(MPI_Alltoallw_init_c(sb, wcnt, sd, ts, rb, wcnt, rd, ts, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < P; i++)
+            for (int k = 0; k < 10; k++)
+                ((int *)(sb + sd[i]))[k] = rank * 1000 + i * 100 + k + 50 * round;
+        memset(rb + FAR, 0, (size_t)P * 8192);
+        CHECK_OK(MPI_Start(&rq));
+        CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        for (int i = 0; i < P; i++)
+            for (int k = 0; k < 10; k++)
+                CHECK(((int *)(rb + rd[i]))[k] == i * 1000 + rank * 100 + k + 50 * round,
+                      "alltoallw_init_c: start %d, int %d from %d", round, k, i);
+    }
+    CHECK_OK(MPI_Request_free(&rq));
     munmap(sb, span);
     munmap(rb, span);
 }
@@ -284,8 +390,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size <= 64, "at most 64 ranks");
-    blocking_and_nonblocking(0);
-    blocking_and_nonblocking(1);
+    twins(BLOCKING);
+    twins(NONBLOCKING);
+    twins(PERSISTENT);
     local_and_errors();
     if (!getenv("TIDE_TEST_NO_BIG"))
         far_displacements();
