@@ -84,3 +84,21 @@ tcheck() {
         tfail "$name" "check failed"
     fi
 }
+
+# tbuild NAME SOURCE [CC-ARGS...]: compile a test's own helper program (a
+# hostile client, a probe) into $B/tests/bin/NAME when it is missing or
+# older than its source; prints the path. A build failure is a failed case
+# "build.NAME" and returns 1.
+tbuild() {
+    tb_name=$1; tb_src=$2; shift 2
+    mkdir -p "$B/tests/bin"
+    tb_out="$B/tests/bin/$tb_name"
+    if [ ! -x "$tb_out" ] || [ "$tb_src" -nt "$tb_out" ]; then
+        if ! cc -std=gnu11 -O1 -g -Wall -Wextra -Werror -o "$tb_out" "$tb_src" "$@" \
+             > "$T_LOGDIR/build.$tb_name.log" 2>&1; then
+            tfail "build.$tb_name" "does not compile: $(head -c 600 "$T_LOGDIR/build.$tb_name.log")"
+            return 1
+        fi
+    fi
+    echo "$tb_out"
+}
