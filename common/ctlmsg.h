@@ -57,6 +57,9 @@ enum tide_ctl_type {
     /* mpiexec -> tided: u32 reqid, i32 status (tide_name_status), u32 n, then n
      * (str service, str port, str publisher nspace, u32 publisher rank) */
     TIDE_CTL_NAME_RESULT = 20,
+    /* mpiexec -> tided: str nspace; a job has ended everywhere and its state
+     * may be released */
+    TIDE_CTL_JOB_ENDED = 21,
     TIDE_CTL_TYPE_MAX
 };
 
