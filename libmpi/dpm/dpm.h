@@ -23,21 +23,16 @@ struct tide_comm;
 struct tide_proc;
 
 #define TIDE_CONTEXT_DPM 4u
-#define TIDE_PORT_TOKEN_LEN 16
-
-/* A parsed port name. */
-struct tide_port {
-    char nspace[256];
-    uint32_t rank;
-    uint8_t token[TIDE_PORT_TOKEN_LEN];
-    char card[1024]; /* the owner's business card */
-};
+#include "dpm/port_name.h"
 
 /* Encode/parse port names ("tide-port:..."); parse returns -1 if malformed. */
 int tide_port_format(const struct tide_port *p, char *out, size_t len);
 int tide_port_parse(const char *name, struct tide_port *p);
 /* Is this token one of our open ports (or an internal spawn port)? */
 int tide_port_is_open(const uint8_t token[TIDE_PORT_TOKEN_LEN]);
+/* The i-th open port's token (for the transport's PORT handshake); -1
+ * past the last. */
+int tide_port_open_token(int i, uint8_t token[TIDE_PORT_TOKEN_LEN]);
 /* Open an internal port (for spawn); returns its token. */
 void tide_port_open_internal(uint8_t token[TIDE_PORT_TOKEN_LEN]);
 void tide_port_close_token(const uint8_t token[TIDE_PORT_TOKEN_LEN]);

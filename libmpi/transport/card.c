@@ -59,15 +59,6 @@ static int copy_field(char *dst, size_t dstlen, const char *val, size_t vl)
     return 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 int tide_card_parse(const char *text, struct tide_card *out)
 {
     memset(out, 0, sizeof *out);
@@ -103,15 +94,6 @@ int tide_card_parse(const char *text, struct tide_card *out)
         } else if (KEY("tcp")) {
             if (copy_field(out->tcp, sizeof out->tcp, val, vl))
                 return -1;
-        } else if (KEY("token")) {
-            if (vl != 2 * TIDE_TOKEN_LEN)
-                return -1;
-            for (int i = 0; i < TIDE_TOKEN_LEN; i++) {
-                int hi = hexval(val[2 * i]), lo = hexval(val[2 * i + 1]);
-                if (hi < 0 || lo < 0)
-                    return -1;
-                out->token[i] = (uint8_t)(hi << 4 | lo);
-            }
         }
 #undef KEY
         p = end + 1;

@@ -1,7 +1,8 @@
 /*
  * card.h: business cards. Each process publishes one card through PMIx
  * (key "tide.card") saying how to reach it: host, pid, shared-memory
- * segment and doorbell, TCP addresses and its authentication token.
+ * segment and doorbell, TCP addresses. A card holds no secret: it is
+ * copied into port names and member lists given to other jobs.
  * Peers fetch a card the first time they talk to the process.
  */
 #ifndef TIDE_CARD_H
@@ -22,7 +23,6 @@ struct tide_card {
     char shm_path[512];   /* empty: no shared memory */
     char bell[128];       /* doorbell socket name (abstract) */
     char tcp[512];        /* comma-separated ip:port list; empty: no TCP */
-    uint8_t token[TIDE_TOKEN_LEN];
 };
 
 /* Append "key=value;" to this process's card under construction. */
@@ -33,7 +33,7 @@ void tide_card_reset(void);
 int tide_card_parse(const char *text, struct tide_card *out);
 /* Fetch and parse p's card (PMIx get, cached on the proc). */
 int tide_card_of(struct tide_proc *p, struct tide_card *out);
-/* Our authentication token. */
+/* A random value private to this process (never published). */
 const uint8_t *tide_card_my_token(void);
 
 #endif

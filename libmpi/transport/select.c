@@ -27,11 +27,6 @@ int tide_transports_init(char *err, size_t errlen)
     tide_card_add("host", tide.hostname);
     snprintf(num, sizeof num, "%d", (int)getpid());
     tide_card_add("pid", num);
-    const uint8_t *tok = tide_card_my_token();
-    char hex[2 * TIDE_TOKEN_LEN + 1];
-    for (int i = 0; i < TIDE_TOKEN_LEN; i++)
-        snprintf(hex + 2 * i, 3, "%02x", tok[i]);
-    tide_card_add("token", hex);
     tide_ntransports = 0;
     char list[sizeof tide.tuning.transports];
     snprintf(list, sizeof list, "%s", tide.tuning.transports);

@@ -5,7 +5,19 @@
  * Each process listens on an ephemeral port (its addresses are in its
  * business card) and connects to a peer the first time it sends to it.
  * A connection carries frames [u32 length][tide_hdr][payload] both ways,
- * but only after a handshake that authenticates both ends (tcp_auth.h).
+ * but only after a handshake that authenticates both ends (tcp_auth.h):
+ * a process of this universe proves its rank key, a process met through
+ * connect/accept or join its link key, and a holder of a port name the
+ * port's token; a connection of the last kind carries only the
+ * connect/accept conversation (context TIDE_CONTEXT_DPM) and is kept
+ * apart from the peer's ordinary connection.
+ *
+ * The listener never waits on one peer: the handshake is a state machine
+ * driven by the same epoll set. A peer that has not authenticated within
+ * auth_timeout seconds is dropped (a timerfd wakes the progress engine for
+ * it), and of more than auth_max_pending such peers the oldest is dropped.
+ * The listener binds 127.0.0.1 in a one-node job, else the addresses of
+ * the interfaces if_include names (every non-loopback one by default).
  * When two processes connect to each other at the same time, the
  * connection opened by the lower-named process (nspace, rank) is kept and
  * the other refused, so exactly one connection carries each pair's
@@ -17,7 +29,12 @@
 #include "runtime/api.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
+#include "transport/peer_keys.h"
 #include "transport/tcp_auth.h"
+#include "dpm/dpm.h"
+#include "pt2pt/request.h"
+#include "params.h"
+#include "client.h"
 #include "transport/transport.h"
 #include "datatype/datatype.h"
 
@@ -32,15 +49,13 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
-#define TCP_MAGIC 0x54434431u /* "1DCT" */
-#define TCP_VERSION 1
 #define MAX_FRAME ((64u << 20) + 4096)
-#define CHALLENGE_LEN (4 + TIDE_NONCE_LEN)
-#define REPLY_LEN (4 + 1 + TIDE_MAC_LEN)
-#define HELLO_FIXED (4 + 2 + 2 + 4 + TIDE_NONCE_LEN + TIDE_MAC_LEN)
+#define MAX_LISTENERS 8
 
 enum conn_state { C_CONNECTING, C_WAIT_CHALLENGE, C_WAIT_REPLY, C_WAIT_HELLO, C_OPEN, C_DEAD };
 
@@ -68,7 +83,12 @@ struct tcp_conn {
     struct tide_proc *peer;
     struct tcp_peer *tp;
     uint8_t nonce_a[TIDE_NONCE_LEN]; /* the acceptor's challenge */
-    uint8_t nonce_c[TIDE_NONCE_LEN]; /* the connector's nonce */
+    struct tide_hello hello;         /* what the connector said (or we said) */
+    uint8_t kind;                    /* how it authenticated (tcp_auth.h) */
+    bool port_only;                  /* PORT kind: the DPM conversation only */
+    uint8_t port_key[TIDE_PORT_KEY_LEN];
+    double deadline;                 /* not authenticated by then: dropped */
+    uint64_t seq;                    /* accept order, for evicting the oldest */
     struct frame *sq_head, *sq_tail;
     uint8_t *rbuf;
     size_t rlen, rcap;
@@ -85,7 +105,8 @@ struct tcp_peer {
     struct tcp_conn *active;  /* open, carries the messages */
     struct tcp_conn *attempt; /* our outgoing connection being set up */
     struct frame *pre_head, *pre_tail; /* messages waiting for the connection */
-    uint8_t token[TIDE_TOKEN_LEN];
+    struct tcp_conn *port_conn; /* PORT-kind connection (DPM messages) */
+    struct frame *ppre_head, *ppre_tail; /* DPM messages waiting for it */
     char addrs[512];
     bool same_host;
     bool failed;
@@ -96,14 +117,33 @@ struct tcp_peer {
 extern struct tide_transport tide_tcp_transport;
 
 static struct {
-    int listen_fd;
+    int listen_fd; /* the first listener (-1: none) */
+    int listen_fds[MAX_LISTENERS];
+    int nlisten;
     int epfd;
+    int timer_fd; /* fires at the earliest handshake deadline */
     int port;
     struct tcp_conn *conns;
     struct tcp_peer *peers;
     int nopen;
     unsigned pass;
-} tcp = {.listen_fd = -1, .epfd = -1};
+    int npending;      /* incoming connections not yet authenticated */
+    int nport;         /* incoming PORT-kind connections */
+    uint64_t seq;
+    double auth_timeout;
+    int max_pending;
+    uint8_t my_key[TIDE_KEY_LEN]; /* our rank key */
+    bool have_key;
+} tcp = {.listen_fd = -1, .epfd = -1, .timer_fd = -1};
+
+static char timer_mark; /* epoll data of the timer (listeners have NULL) */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- small helpers ---- */
 
@@ -176,6 +216,10 @@ static void conn_close(struct tcp_conn *c)
     }
     if (c->state == C_OPEN)
         tcp.nopen--;
+    if (c->state == C_WAIT_HELLO)
+        tcp.npending--;
+    if (c->state == C_OPEN && c->port_only && !c->outgoing)
+        tcp.nport--;
     c->state = C_DEAD;
     frames_free(c->sq_head);
     c->sq_head = c->sq_tail = NULL;
@@ -184,6 +228,8 @@ static void conn_close(struct tcp_conn *c)
             c->tp->active = NULL;
         if (c->tp->attempt == c)
             c->tp->attempt = NULL;
+        if (c->tp->port_conn == c)
+            c->tp->port_conn = NULL;
     }
 }
 
@@ -258,19 +304,24 @@ static int flush_queue(struct tcp_conn *c)
 
 /* ---- connection setup ---- */
 
-static void start_connect(struct tide_proc *p, struct tcp_peer *tp);
-
 static void peer_open(struct tcp_peer *tp, struct tcp_conn *c)
 {
-    tp->active = c;
+    struct frame **head = &tp->pre_head, **tail = &tp->pre_tail;
+    if (c->port_only) {
+        tp->port_conn = c;
+        head = &tp->ppre_head;
+        tail = &tp->ppre_tail;
+    } else {
+        tp->active = c;
+    }
     /* messages queued before the connection existed go first, in order */
-    if (tp->pre_head) {
+    if (*head) {
         if (c->sq_tail)
-            c->sq_tail->next = tp->pre_head;
+            c->sq_tail->next = *head;
         else
-            c->sq_head = tp->pre_head;
-        c->sq_tail = tp->pre_tail;
-        tp->pre_head = tp->pre_tail = NULL;
+            c->sq_head = *head;
+        c->sq_tail = *tail;
+        *head = *tail = NULL;
         flush_queue(c);
     }
 }
@@ -333,14 +384,46 @@ static void try_next_address(struct tcp_conn *c)
         return;
     }
     /* no address worked */
+    bool port = c->port_only;
     conn_close(c);
-    tp->failed = !tp->active;
+    if (port) {
+        frames_free(tp->ppre_head);
+        tp->ppre_head = tp->ppre_tail = NULL;
+    } else {
+        tp->failed = !tp->active;
+    }
 }
 
-static void start_connect(struct tide_proc *p, struct tcp_peer *tp)
+/* How we prove who we are to p on an ordinary connection: a rank key in
+ * our universe, else the link key of a bridge. -1: we cannot. */
+static bool rank_key_ready(void)
 {
-    if (tp->attempt || tp->active || tp->failed)
+    if (!tcp.have_key)
+        tcp.have_key = tide_auth_rank_key(tide.nspace, tide.rank, tcp.my_key) == 0;
+    return tcp.have_key;
+}
+
+static int ordinary_kind(struct tide_proc *p)
+{
+    if (tide_auth_same_universe(p->nspace, tide.nspace))
+        return rank_key_ready() ? TIDE_AUTH_RANK : -1;
+    uint8_t a[TIDE_KEY_LEN], b[TIDE_KEY_LEN];
+    return tide_peer_keys_link(p, a, b) == 0 ? TIDE_AUTH_LINK : -1;
+}
+
+static void start_connect(struct tide_proc *p, struct tcp_peer *tp, bool port)
+{
+    if (port ? tp->port_conn != NULL : (tp->attempt || tp->active || tp->failed))
         return;
+    uint8_t token[TIDE_PORT_KEY_LEN];
+    int kind = port ? (tide_peer_keys_port(p, token) == 0 ? TIDE_AUTH_PORT : -1) : ordinary_kind(p);
+    if (kind < 0) {
+        if (tide.tuning.verbose > 0)
+            fprintf(stderr, "tide[%u]: TCP: no key to authenticate to %s:%u\n", tide.rank, p->nspace, p->rank);
+        if (!port)
+            tp->failed = !tp->active;
+        return;
+    }
     struct tcp_conn *c = calloc(1, sizeof *c);
     if (!c)
         return;
@@ -348,11 +431,18 @@ static void start_connect(struct tide_proc *p, struct tcp_peer *tp)
     c->outgoing = true;
     c->peer = p;
     c->tp = tp;
+    c->kind = (uint8_t)kind;
+    c->port_only = port;
+    if (port)
+        memcpy(c->port_key, token, sizeof token);
     c->rcap = 65536;
     c->rbuf = malloc(c->rcap);
     c->next = tcp.conns;
     tcp.conns = c;
-    tp->attempt = c;
+    if (port)
+        tp->port_conn = c;
+    else
+        tp->attempt = c;
     try_next_address(c);
 }
 
@@ -363,91 +453,176 @@ static bool tcp_reachable(struct tide_proc *p, const struct tide_card *card)
     struct tcp_peer *tp = peer_state(p);
     if (!tp)
         return false;
-    memcpy(tp->token, card->token, sizeof tp->token);
     snprintf(tp->addrs, sizeof tp->addrs, "%s", card->tcp);
     tp->same_host = strcmp(card->host, tide.hostname) == 0;
     return true;
 }
 
+static void name_of(struct tide_hs_name *n, const char *nspace, uint32_t rank)
+{
+    snprintf(n->nspace, sizeof n->nspace, "%s", nspace);
+    n->rank = rank;
+}
+
+/* The key a connection of this kind proves or checks. For LINK, mine is
+ * the key we gave p's group (we prove it), theirs the one p gave us. */
+static int conn_keys(struct tcp_conn *c, struct tide_proc *p, uint8_t prove[TIDE_KEY_LEN],
+                     uint8_t check[TIDE_KEY_LEN], size_t *keylen)
+{
+    *keylen = TIDE_KEY_LEN;
+    switch (c->kind) {
+    case TIDE_AUTH_RANK:
+        if (!rank_key_ready() || tide_auth_rank_key(p->nspace, p->rank, check) != 0)
+            return -1;
+        memcpy(prove, tcp.my_key, TIDE_KEY_LEN);
+        return 0;
+    case TIDE_AUTH_LINK:
+        return tide_peer_keys_link(p, prove, check);
+    case TIDE_AUTH_PORT:
+        memcpy(prove, c->port_key, TIDE_PORT_KEY_LEN);
+        memcpy(check, c->port_key, TIDE_PORT_KEY_LEN);
+        *keylen = TIDE_PORT_KEY_LEN;
+        return 0;
+    }
+    return -1;
+}
+
 /* connector: the challenge arrived; answer with our name and proof */
 static int send_hello(struct tcp_conn *c)
 {
-    uint8_t b[HELLO_FIXED + 256];
-    size_t nl = strlen(tide.nspace);
-    put32(b, TCP_MAGIC);
-    b[4] = TCP_VERSION;
-    b[5] = 0;
-    b[6] = (uint8_t)nl;
-    b[7] = (uint8_t)(nl >> 8);
-    put32(b + 8, tide.rank);
-    tide_auth_nonce(c->nonce_c);
-    memcpy(b + 12, c->nonce_c, TIDE_NONCE_LEN);
-    tide_auth_hello_mac(c->tp->token, TIDE_TOKEN_LEN, c->nonce_a, tide.nspace, tide.rank,
-                        b + 12 + TIDE_NONCE_LEN);
-    memcpy(b + HELLO_FIXED, tide.nspace, nl);
-    return write_small(c, b, HELLO_FIXED + nl);
+    struct tide_hello *h = &c->hello;
+    memset(h, 0, sizeof *h);
+    h->kind = c->kind;
+    name_of(&h->from, tide.nspace, tide.rank);
+    name_of(&h->to, c->peer->nspace, c->peer->rank);
+    tide_auth_random(h->nonce_c, TIDE_NONCE_LEN);
+    uint8_t prove[TIDE_KEY_LEN], check[TIDE_KEY_LEN];
+    size_t kl;
+    if (conn_keys(c, c->peer, prove, check, &kl) != 0)
+        return -1;
+    tide_hs_hello_mac(prove, kl, c->nonce_a, h, h->mac);
+    uint8_t b[TIDE_HS_HELLO_MAX];
+    size_t n = tide_hs_hello_encode(h, b);
+    return write_small(c, b, n);
+}
+
+static void auth_refused(const char *why, const struct tide_hello *h)
+{
+    if (tide.tuning.verbose > 0)
+        fprintf(stderr, "tide[%u]: TCP: refused a connection claiming to be %.64s:%u: %s\n", tide.rank,
+                h->from.nspace, h->from.rank, why);
+}
+
+/* Keep at most max_pending PORT-kind connections: drop the oldest. */
+static void cap_port_conns(void)
+{
+    while (tcp.nport > tcp.max_pending) {
+        struct tcp_conn *old = NULL;
+        for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+            if (c->state == C_OPEN && c->port_only && !c->outgoing && (!old || c->seq < old->seq))
+                old = c;
+        if (!old)
+            return;
+        conn_close(old);
+    }
 }
 
 /* acceptor: decide about a connector's hello */
-static int on_hello(struct tcp_conn *c, const uint8_t *b, size_t n)
+static int on_hello(struct tcp_conn *c, const struct tide_hello *h)
 {
-    size_t nl = (size_t)b[6] | (size_t)b[7] << 8;
-    if (get32(b) != TCP_MAGIC || b[4] != TCP_VERSION || nl == 0 || nl > 255 || n < HELLO_FIXED + nl)
+    if (strcmp(h->to.nspace, tide.nspace) != 0 || h->to.rank != tide.rank) {
+        auth_refused("it meant another process", h);
         return -1;
-    char ns[256];
-    memcpy(ns, b + HELLO_FIXED, nl);
-    ns[nl] = '\0';
-    if (memchr(ns, '\0', nl))
+    }
+    bool ours = tide_auth_same_universe(h->from.nspace, tide.nspace);
+    if ((h->kind == TIDE_AUTH_RANK) != ours) {
+        /* a name of our universe proves a rank key, and only such a name */
+        auth_refused(ours ? "a name of this job's universe without its rank key" : "a rank key of another universe", h);
         return -1;
-    uint32_t rank = get32(b + 8);
-    uint8_t mac[TIDE_MAC_LEN];
-    tide_auth_hello_mac(tide_card_my_token(), TIDE_TOKEN_LEN, c->nonce_a, ns, rank, mac);
-    if (!tide_auth_equal(mac, b + 12 + TIDE_NONCE_LEN, TIDE_MAC_LEN))
-        return -1; /* not a member of a job allowed to talk to us */
-    struct tide_proc *p = tide_proc_get(ns, rank);
-    if (!p)
+    }
+    if (strcmp(h->from.nspace, tide.nspace) == 0 && h->from.rank == tide.rank) {
+        auth_refused("our own name", h);
         return -1;
+    }
+    struct tide_proc *p = h->kind == TIDE_AUTH_LINK ? tide_proc_find(h->from.nspace, h->from.rank)
+                                                   : tide_proc_get(h->from.nspace, h->from.rank);
+    if (!p) {
+        auth_refused("unknown process", h);
+        return -1;
+    }
+    c->kind = h->kind;
+    uint8_t prove[TIDE_KEY_LEN], check[TIDE_KEY_LEN], mac[TIDE_MAC_LEN];
+    size_t kl = 0;
+    bool ok = false;
+    if (h->kind == TIDE_AUTH_PORT) {
+        /* which of our open ports is it for? */
+        for (int i = 0; !ok && tide_port_open_token(i, c->port_key) == 0; i++) {
+            tide_hs_hello_mac(c->port_key, TIDE_PORT_KEY_LEN, c->nonce_a, h, mac);
+            ok = tide_auth_equal(mac, h->mac, TIDE_MAC_LEN);
+        }
+        memcpy(prove, c->port_key, TIDE_PORT_KEY_LEN);
+        kl = TIDE_PORT_KEY_LEN;
+    } else if (conn_keys(c, p, prove, check, &kl) == 0) {
+        tide_hs_hello_mac(check, kl, c->nonce_a, h, mac);
+        ok = tide_auth_equal(mac, h->mac, TIDE_MAC_LEN);
+    }
+    if (!ok) {
+        auth_refused("wrong proof", h);
+        return -1;
+    }
     struct tcp_peer *tp = peer_state(p);
     if (!tp)
         return -1;
     bool accept = true;
-    if (tp->active && tp->active->state == C_OPEN)
-        accept = false;
-    else if (tp->attempt && tide_proc_cmp(tide.me, p) < 0)
-        accept = false; /* both connected at once: ours (the lower name's) wins */
-    uint8_t rep[REPLY_LEN];
-    put32(rep, TCP_MAGIC);
-    rep[4] = accept;
-    tide_auth_accept_mac(tide_card_my_token(), TIDE_TOKEN_LEN, b + 12, rep + 5);
+    if (h->kind != TIDE_AUTH_PORT) {
+        if (tp->active && tp->active->state == C_OPEN)
+            accept = false;
+        else if (tp->attempt && tide_proc_cmp(tide.me, p) < 0)
+            accept = false; /* both connected at once: ours (the lower name's) wins */
+    }
+    c->hello = *h;
+    uint8_t rep[TIDE_HS_REPLY_LEN];
+    tide_hs_reply_mac(prove, kl, c->nonce_a, h, accept, mac);
+    tide_hs_reply_encode(accept, mac, rep);
     if (write_small(c, rep, sizeof rep) != 0)
         return -1;
+    tcp.npending--;
+    c->state = C_OPEN; /* authenticated, counted as open from here */
+    tcp.nopen++;
     if (!accept) {
         conn_close(c);
         return 1;
     }
-    if (!p->tx)
-        p->tx = &tide_tcp_transport;
     c->peer = p;
     c->tp = tp;
-    c->state = C_OPEN;
-    tcp.nopen++;
+    if (h->kind == TIDE_AUTH_PORT) {
+        c->port_only = true;
+        c->seq = ++tcp.seq;
+        if (tp->port_conn && tp->port_conn != c) /* a newer conversation replaces it */
+            conn_close(tp->port_conn);
+        tcp.nport++;
+        cap_port_conns();
+    } else if (!p->tx) {
+        p->tx = &tide_tcp_transport;
+    }
     peer_open(tp, c);
     return 0;
 }
 
 /* connector: the acceptor's reply */
-static int on_reply(struct tcp_conn *c, const uint8_t *b)
+static int on_reply(struct tcp_conn *c, bool accepted, const uint8_t *rmac)
 {
-    if (get32(b) != TCP_MAGIC)
+    uint8_t prove[TIDE_KEY_LEN], check[TIDE_KEY_LEN], mac[TIDE_MAC_LEN];
+    size_t kl;
+    if (conn_keys(c, c->peer, prove, check, &kl) != 0)
         return -1;
-    uint8_t mac[TIDE_MAC_LEN];
-    tide_auth_accept_mac(c->tp->token, TIDE_TOKEN_LEN, c->nonce_c, mac);
-    if (!tide_auth_equal(mac, b + 5, TIDE_MAC_LEN))
+    tide_hs_reply_mac(check, kl, c->nonce_a, &c->hello, accepted, mac);
+    if (!tide_auth_equal(mac, rmac, TIDE_MAC_LEN))
         return -1; /* whoever listens there is not the process we meant */
     struct tcp_peer *tp = c->tp;
     if (tp->attempt == c)
         tp->attempt = NULL;
-    if (!b[4]) { /* refused: the peer's own connection to us is the one */
+    if (!accepted) { /* refused: the peer's own connection to us is the one */
         conn_close(c);
         return 1;
     }
@@ -455,6 +630,31 @@ static int on_reply(struct tcp_conn *c, const uint8_t *b)
     tcp.nopen++;
     peer_open(tp, c);
     return 0;
+}
+
+/* What a PORT-kind connection may deliver: the DPM conversation, and
+ * the protocol's control messages about requests of that conversation
+ * with that peer. */
+static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h)
+{
+    if (!c->port_only)
+        return true;
+    uint64_t id;
+    switch (h->type) {
+    case TIDE_MSG_EAGER:
+    case TIDE_MSG_RTS:
+    case TIDE_MSG_CANCEL:
+        return h->ctx == TIDE_CONTEXT_DPM;
+    case TIDE_MSG_DATA:
+    case TIDE_MSG_PUT_DONE:
+        id = h->aux;
+        break;
+    default:
+        id = h->sreq;
+        break;
+    }
+    struct tide_request *r = tide_request_by_id(id);
+    return r && r->ctx == TIDE_CONTEXT_DPM && (!r->proc || r->proc == c->peer);
 }
 
 /* ---- frames ---- */
@@ -472,6 +672,8 @@ static int deliver_frames(struct tcp_conn *c)
             if (c->rlen - off >= 4 + sizeof(struct tide_hdr) && len - sizeof(struct tide_hdr) >= ZC_MIN) {
                 struct tide_hdr h;
                 memcpy(&h, c->rbuf + off + 4, sizeof h);
+                if (!frame_allowed(c, &h))
+                    return -1;
                 int niov = h.type == TIDE_MSG_DATA && h.len == len - sizeof h
                                ? tide_protocol_data_target(&h, c->zc_iov, ZC_MAX_IOV)
                                : 0;
@@ -518,6 +720,8 @@ static int deliver_frames(struct tcp_conn *c)
         }
         struct tide_hdr h;
         memcpy(&h, c->rbuf + off + 4, sizeof h);
+        if (!frame_allowed(c, &h))
+            return -1;
         tide_protocol_incoming(c->peer, &h, c->rbuf + off + 4 + sizeof h, len - sizeof h);
         off += 4 + (size_t)len;
         n++;
@@ -589,41 +793,42 @@ static int conn_read(struct tcp_conn *c)
         c->rlen += (size_t)r;
         /* handshake messages */
         if (c->state == C_WAIT_CHALLENGE) {
-            if (c->rlen < CHALLENGE_LEN)
-                continue;
-            if (get32(c->rbuf) != TCP_MAGIC)
+            int k = tide_hs_challenge_decode(c->rbuf, c->rlen, c->nonce_a);
+            if (k < 0)
                 return -1;
-            memcpy(c->nonce_a, c->rbuf + 4, TIDE_NONCE_LEN);
-            memmove(c->rbuf, c->rbuf + CHALLENGE_LEN, c->rlen - CHALLENGE_LEN);
-            c->rlen -= CHALLENGE_LEN;
+            if (k == 0)
+                continue;
+            memmove(c->rbuf, c->rbuf + k, c->rlen - (size_t)k);
+            c->rlen -= (size_t)k;
             if (send_hello(c) != 0)
                 return -1;
             c->state = C_WAIT_REPLY;
         }
         if (c->state == C_WAIT_REPLY) {
-            if (c->rlen < REPLY_LEN)
+            bool accepted;
+            uint8_t mac[TIDE_MAC_LEN];
+            int k = tide_hs_reply_decode(c->rbuf, c->rlen, &accepted, mac);
+            if (k < 0)
+                return -1;
+            if (k == 0)
                 continue;
-            uint8_t rep[REPLY_LEN];
-            memcpy(rep, c->rbuf, REPLY_LEN);
-            memmove(c->rbuf, c->rbuf + REPLY_LEN, c->rlen - REPLY_LEN);
-            c->rlen -= REPLY_LEN;
-            int rc = on_reply(c, rep);
+            memmove(c->rbuf, c->rbuf + k, c->rlen - (size_t)k);
+            c->rlen -= (size_t)k;
+            int rc = on_reply(c, accepted, mac);
             if (rc != 0)
                 return rc < 0 ? -1 : delivered;
         }
         if (c->state == C_WAIT_HELLO) {
-            if (c->rlen < HELLO_FIXED)
-                continue;
-            size_t nl = (size_t)c->rbuf[6] | (size_t)c->rbuf[7] << 8;
-            if (nl > 255)
+            struct tide_hello h;
+            int k = tide_hs_hello_decode(c->rbuf, c->rlen, &h);
+            if (k < 0)
                 return -1;
-            if (c->rlen < HELLO_FIXED + nl)
+            if (k == 0)
                 continue;
-            uint8_t hello[HELLO_FIXED + 256];
-            memcpy(hello, c->rbuf, HELLO_FIXED + nl);
-            memmove(c->rbuf, c->rbuf + HELLO_FIXED + nl, c->rlen - HELLO_FIXED - nl);
-            c->rlen -= HELLO_FIXED + nl;
-            int rc = on_hello(c, hello, HELLO_FIXED + nl);
+            if (c->rlen != (size_t)k)
+                return -1; /* nothing may follow a hello before our reply */
+            c->rlen = 0;
+            int rc = on_hello(c, &h);
             if (rc != 0)
                 return rc < 0 ? -1 : delivered;
         }
@@ -638,7 +843,7 @@ static int conn_read(struct tcp_conn *c)
 
 static void conn_failed(struct tcp_conn *c, const char *why)
 {
-    if (c->state == C_OPEN && c->peer)
+    if (c->state == C_OPEN && c->peer && !c->port_only)
         tide_proc_mark_failed(c->peer->nspace, c->peer->rank);
     if (tide.tuning.verbose > 0)
         fprintf(stderr, "tide[%u]: TCP connection %s\n", tide.rank, why);
@@ -677,13 +882,64 @@ static void on_event(struct tcp_conn *c, uint32_t events)
             conn_failed(c, "write failed");
 }
 
-static void on_accept(void)
+/* Arm the timer for the earliest handshake deadline (or disarm it). */
+static void arm_timer(void)
 {
-    for (;;) {
-        int fd = accept4(tcp.listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (tcp.timer_fd < 0)
+        return;
+    double first = 0;
+    for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+        if (c->state == C_WAIT_HELLO && (first == 0 || c->deadline < first))
+            first = c->deadline;
+    struct itimerspec its = {{0, 0}, {0, 0}};
+    if (first > 0) {
+        double d = first - now_s();
+        if (d < 0.001)
+            d = 0.001;
+        its.it_value.tv_sec = (time_t)d;
+        its.it_value.tv_nsec = (long)((d - (double)(time_t)d) * 1e9);
+    }
+    timerfd_settime(tcp.timer_fd, 0, &its, NULL);
+}
+
+/* Drop peers that did not authenticate in time. */
+static int expire_handshakes(void)
+{
+    if (tcp.npending == 0)
+        return 0;
+    double t = now_s();
+    int n = 0;
+    for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+        if (c->state == C_WAIT_HELLO && c->deadline <= t) {
+            if (tide.tuning.verbose > 0)
+                fprintf(stderr, "tide[%u]: TCP: dropped a peer that did not authenticate within %.0f s\n",
+                        tide.rank, tcp.auth_timeout);
+            conn_close(c);
+            n++;
+        }
+    return n;
+}
+
+/* Too many peers not yet authenticated: drop the oldest. */
+static void evict_oldest_pending(void)
+{
+    struct tcp_conn *old = NULL;
+    for (struct tcp_conn *c = tcp.conns; c; c = c->next)
+        if (c->state == C_WAIT_HELLO && (!old || c->seq < old->seq))
+            old = c;
+    if (old)
+        conn_close(old);
+}
+
+static void on_accept(int lfd)
+{
+    for (int k = 0; k < 256; k++) { /* a flood cannot keep us here */
+        int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
-            return;
+            break;
         set_sock_opts(fd);
+        if (tcp.npending >= tcp.max_pending)
+            evict_oldest_pending();
         struct tcp_conn *c = conn_new(fd, false);
         if (!c) {
             close(fd);
@@ -691,13 +947,16 @@ static void on_accept(void)
         }
         arm(c, false);
         c->state = C_WAIT_HELLO;
-        uint8_t ch[CHALLENGE_LEN];
-        put32(ch, TCP_MAGIC);
-        tide_auth_nonce(c->nonce_a);
-        memcpy(ch + 4, c->nonce_a, TIDE_NONCE_LEN);
+        c->deadline = now_s() + tcp.auth_timeout;
+        c->seq = ++tcp.seq;
+        tcp.npending++;
+        uint8_t ch[TIDE_HS_CHALLENGE_LEN];
+        tide_auth_random(c->nonce_a, TIDE_NONCE_LEN);
+        tide_hs_challenge_encode(c->nonce_a, ch);
         if (write_small(c, ch, sizeof ch) != 0)
             conn_close(c);
     }
+    arm_timer();
 }
 
 static void reap_dead(void)
@@ -722,14 +981,33 @@ static int tcp_progress(void)
     struct epoll_event evs[64];
     int n = epoll_wait(tcp.epfd, evs, 64, 0);
     int work = 0;
+    bool listeners = false, timer = false;
     for (int i = 0; i < n; i++) {
         if (!evs[i].data.ptr) {
-            on_accept();
-            work++;
+            listeners = true;
+            continue;
+        }
+        if (evs[i].data.ptr == &timer_mark) {
+            uint64_t ticks;
+            ssize_t r = read(tcp.timer_fd, &ticks, sizeof ticks);
+            (void)r;
+            timer = true;
             continue;
         }
         on_event(evs[i].data.ptr, evs[i].events);
         work++;
+    }
+    if (listeners) {
+        for (int i = 0; i < tcp.nlisten; i++)
+            on_accept(tcp.listen_fds[i]);
+        work++;
+    }
+    if (tcp.npending > 0 || timer) {
+        int x = expire_handshakes();
+        if (x > 0 || timer)
+            arm_timer();
+        if (x > 0)
+            n++;
     }
     if (n > 0)
         reap_dead();
@@ -745,14 +1023,28 @@ static int tcp_progress_quick(void)
 
 /* ---- sending ---- */
 
+/* Does traffic to p go over a PORT-kind connection? Only to a process of
+ * another universe we hold no link key for yet: the one whose port we
+ * connect to, or the one that connected to ours. */
+static bool via_port(struct tide_proc *p, struct tcp_peer *tp)
+{
+    uint8_t token[TIDE_PORT_KEY_LEN];
+    if (tide_auth_same_universe(p->nspace, tide.nspace) || ordinary_kind(p) >= 0)
+        return false;
+    return tp->port_conn || tide_peer_keys_port(p, token) == 0;
+}
+
 static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
                     struct tide_convertor *cv, size_t len)
 {
     struct tcp_peer *tp = p->tcp_state;
-    if (!tp || tp->failed)
+    if (!tp)
+        return -1;
+    bool port = via_port(p, tp);
+    if (!port && (tp->failed || ordinary_kind(p) < 0))
         return -1;
     size_t total = 4 + sizeof *h + extra_len + len;
-    struct tcp_conn *c = tp->active;
+    struct tcp_conn *c = port ? tp->port_conn : tp->active;
     if (c && c->state == C_OPEN && !c->sq_head) {
         uint8_t head[4 + sizeof *h];
         put32(head, (uint32_t)(total - 4));
@@ -830,9 +1122,14 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
             conn_failed(c, "write failed");
             return -1;
         }
+    } else if (port) {
+        queue_frame(&tp->ppre_head, &tp->ppre_tail, f);
+        start_connect(p, tp, true);
+        if (!tp->port_conn)
+            return -1;
     } else {
         queue_frame(&tp->pre_head, &tp->pre_tail, f);
-        start_connect(p, tp);
+        start_connect(p, tp, false);
         if (tp->failed)
             return -1;
     }
@@ -845,7 +1142,7 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
     struct tcp_peer *tp = p->tcp_state;
     if (!tp || tp->failed)
         return -1;
-    struct tcp_conn *c = tp->active;
+    struct tcp_conn *c = via_port(p, tp) ? tp->port_conn : tp->active;
     if (!c || c->state != C_OPEN || !cv->dt->contig)
         return 1;
     struct frame *f = frame_new(4 + sizeof *h);
@@ -874,7 +1171,7 @@ static bool tcp_output_pending(void)
         if (c->state == C_OPEN && c->sq_head)
             return true;
     for (struct tcp_peer *tp = tcp.peers; tp; tp = tp->next)
-        if (tp->pre_head && !tp->failed)
+        if ((tp->pre_head && !tp->failed) || (tp->ppre_head && tp->port_conn))
             return true;
     return false;
 }
@@ -891,55 +1188,147 @@ static int tcp_block_prepare(struct pollfd *fds, int max)
 
 /* ---- set up ---- */
 
-static void add_addresses(int port)
+/* Does interface (name, addr) match one item of if_include: an interface
+ * name, an address, or a CIDR block? */
+static bool if_matches(const char *item, const char *name, struct in_addr addr)
 {
+    if (strcmp(item, name) == 0)
+        return true;
+    char net[64];
+    snprintf(net, sizeof net, "%s", item);
+    int bits = 32;
+    char *slash = strchr(net, '/');
+    if (slash) {
+        char *end;
+        long b = strtol(slash + 1, &end, 10);
+        if (*end || b < 0 || b > 32 || end == slash + 1)
+            return false;
+        bits = (int)b;
+        *slash = '\0';
+    }
+    struct in_addr a;
+    if (inet_pton(AF_INET, net, &a) != 1)
+        return false;
+    uint32_t mask = bits == 0 ? 0 : htonl(0xffffffffu << (32 - bits));
+    return (a.s_addr & mask) == (addr.s_addr & mask);
+}
+
+/* Is every process of this job (and, as far as we know, of its universe)
+ * on this one node? Then loopback is all the job needs. */
+static bool one_node_job(void)
+{
+    if (!tide.have_pmix)
+        return true;
+    if (tide_config_int("sim_nodes") > 1)
+        return false;
+    uint32_t nn = 0;
+    if (tide_pmix_get_u32(tide.nspace, UINT32_MAX, "pmix.num.nodes", &nn, tide.tuning.pmix_timeout) == 0)
+        return nn <= 1;
+    return tide.local_size == tide.size;
+}
+
+static int add_listener(struct in_addr addr, char *list, size_t *len, size_t cap, char *err, size_t errlen)
+{
+    if (tcp.nlisten == MAX_LISTENERS)
+        return 0;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        snprintf(err, errlen, "TCP transport: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = addr};
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &addr, ip, sizeof ip);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 256) != 0) {
+        snprintf(err, errlen, "TCP transport: cannot listen on %s: %s", ip, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    socklen_t sl = sizeof sa;
+    getsockname(fd, (struct sockaddr *)&sa, &sl);
+    int port = ntohs(sa.sin_port);
+    int n = snprintf(list + *len, cap - *len, "%s%s:%d", *len ? "," : "", ip, port);
+    if (n < 0 || *len + (size_t)n >= cap) {
+        close(fd);
+        return 0;
+    }
+    *len += (size_t)n;
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(tcp.epfd, EPOLL_CTL_ADD, fd, &ev);
+    if (tcp.nlisten == 0) {
+        tcp.listen_fd = fd;
+        tcp.port = port;
+    }
+    tcp.listen_fds[tcp.nlisten++] = fd;
+    return 0;
+}
+
+/* Listen on the interfaces the job uses, and put them in the card. */
+static int open_listeners(char *err, size_t errlen)
+{
+    char include[256];
+    snprintf(include, sizeof include, "%s", tide_config_get("if_include") ? tide_config_get("if_include") : "");
+    if (!include[0] && tide.tuning.tcp_if[0]) /* the older name of the same setting */
+        snprintf(include, sizeof include, "%s", tide.tuning.tcp_if);
     char list[512] = "";
     size_t len = 0;
-    struct ifaddrs *ifs = NULL;
-    if (getifaddrs(&ifs) == 0) {
-        for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
-            if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP))
-                continue;
-            struct sockaddr_in *sa = (struct sockaddr_in *)i->ifa_addr;
-            if (sa->sin_addr.s_addr == htonl(INADDR_LOOPBACK))
-                continue;
-            if (tide.tuning.tcp_if[0] && strcmp(tide.tuning.tcp_if, i->ifa_name) != 0)
-                continue;
-            char ip[INET_ADDRSTRLEN];
-            inet_ntop(AF_INET, &sa->sin_addr, ip, sizeof ip);
-            int n = snprintf(list + len, sizeof list - len, "%s%s:%d", len ? "," : "", ip, port);
-            if (n < 0 || len + (size_t)n >= sizeof list - 32)
-                break;
-            len += (size_t)n;
+    struct in_addr lo = {.s_addr = htonl(INADDR_LOOPBACK)};
+    if (!include[0] && one_node_job()) {
+        if (add_listener(lo, list, &len, sizeof list, err, errlen) != 0)
+            return -1;
+    } else {
+        struct ifaddrs *ifs = NULL;
+        if (getifaddrs(&ifs) == 0) {
+            for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+                if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP))
+                    continue;
+                struct in_addr a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+                bool want;
+                if (include[0]) {
+                    want = false;
+                    char items[256];
+                    snprintf(items, sizeof items, "%s", include);
+                    for (char *sv = NULL, *it = strtok_r(items, ",", &sv); it && !want; it = strtok_r(NULL, ",", &sv))
+                        want = if_matches(it, i->ifa_name, a);
+                } else {
+                    want = a.s_addr != lo.s_addr;
+                }
+                if (want && add_listener(a, list, &len, sizeof list, err, errlen) != 0) {
+                    freeifaddrs(ifs);
+                    return -1;
+                }
+            }
+            freeifaddrs(ifs);
         }
-        freeifaddrs(ifs);
+        if (tcp.nlisten == 0 && include[0]) {
+            snprintf(err, errlen, "TCP transport: no interface matches if_include '%s'", include);
+            return -1;
+        }
+        if (tcp.nlisten == 0 && add_listener(lo, list, &len, sizeof list, err, errlen) != 0)
+            return -1;
     }
-    snprintf(list + len, sizeof list - len, "%s127.0.0.1:%d", len ? "," : "", port);
     tide_card_add("tcp", list);
+    return 0;
 }
 
 int tide_tcp_init(char *err, size_t errlen);
 int tide_tcp_init(char *err, size_t errlen)
 {
     tcp.epfd = epoll_create1(EPOLL_CLOEXEC);
-    tcp.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (tcp.epfd < 0 || tcp.listen_fd < 0) {
+    tcp.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (tcp.epfd < 0 || tcp.timer_fd < 0) {
         snprintf(err, errlen, "TCP transport: %s", strerror(errno));
         return -1;
     }
-    int one = 1;
-    setsockopt(tcp.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
-    if (bind(tcp.listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(tcp.listen_fd, 256) != 0) {
-        snprintf(err, errlen, "TCP transport: cannot listen: %s", strerror(errno));
+    struct epoll_event tev = {.events = EPOLLIN, .data.ptr = &timer_mark};
+    epoll_ctl(tcp.epfd, EPOLL_CTL_ADD, tcp.timer_fd, &tev);
+    long long to = tide_config_int("auth_timeout"), mp = tide_config_int("auth_max_pending");
+    tcp.auth_timeout = to > 0 ? (double)to : 3.0;
+    tcp.max_pending = mp > 0 ? (int)mp : 64;
+    if (open_listeners(err, errlen) != 0)
         return -1;
-    }
-    socklen_t sl = sizeof sa;
-    getsockname(tcp.listen_fd, (struct sockaddr *)&sa, &sl);
-    tcp.port = ntohs(sa.sin_port);
-    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
-    epoll_ctl(tcp.epfd, EPOLL_CTL_ADD, tcp.listen_fd, &ev);
-    add_addresses(tcp.port);
     tide_tcp_transport.eager_limit = tide.tuning.tcp_eager_limit;
     tide_tcp_transport.eager_limit_coll = tide.tuning.tcp_eager_limit;
     return 0;
@@ -970,15 +1359,20 @@ static void tcp_finalize(void)
         struct tcp_peer *tp = tcp.peers;
         tcp.peers = tp->next;
         frames_free(tp->pre_head);
+        frames_free(tp->ppre_head);
         tp->proc->tcp_state = NULL;
         free(tp);
     }
-    if (tcp.listen_fd >= 0)
-        close(tcp.listen_fd);
+    for (int i = 0; i < tcp.nlisten; i++)
+        close(tcp.listen_fds[i]);
+    if (tcp.timer_fd >= 0)
+        close(tcp.timer_fd);
     if (tcp.epfd >= 0)
         close(tcp.epfd);
-    tcp.listen_fd = tcp.epfd = -1;
-    tcp.nopen = 0;
+    tcp.listen_fd = tcp.epfd = tcp.timer_fd = -1;
+    tcp.nlisten = 0;
+    tcp.nopen = tcp.npending = tcp.nport = 0;
+    tcp.have_key = false;
 }
 
 static void tcp_forget(struct tide_proc *p)
@@ -992,6 +1386,9 @@ static void tcp_forget(struct tide_proc *p)
     }
     if (tp->attempt)
         conn_close(tp->attempt);
+    if (tp->port_conn)
+        conn_close(tp->port_conn);
+    frames_free(tp->ppre_head);
     for (struct tcp_conn *c = tcp.conns; c; c = c->next)
         if (c->tp == tp) {
             conn_close(c);
