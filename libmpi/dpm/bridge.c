@@ -6,10 +6,20 @@
  *   connector -> acceptor, tag = port tag:  CONNECT {magic, port token,
  *       conversation tag, connector's name and card}
  *   acceptor -> connector, tag = conv:      ANSWER {1 accepted | 0 refused}
- *   both ways, tag = conv + 1:              GROUP {member list with cards,
- *       free context-id mask of the whole group}
+ *   both ways, tag = conv + 1:              GROUP {member list with cards
+ *       and link keys, free context-id mask of the whole group}
  * Each leader then knows both groups and both masks, computes the same
- * context id, and broadcasts the outcome to its group.
+ * context id, and broadcasts the outcome to its group. Answers and groups
+ * are taken only from the process the conversation is with.
+ *
+ * Between two universes the connector reaches the acceptor with the
+ * port's token (a PORT-kind TCP connection, tcp_auth.h) and nothing more;
+ * afterwards the members of each group authenticate to the other group's
+ * with the link keys of the member lists: each member makes a fresh key
+ * for each connect/accept and proves it, so neither group learns anything
+ * that lets it pass for a process of the other's universe. Cards and keys
+ * in a list are ignored for processes of our own universe (those are
+ * known through PMIx and prove rank keys).
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
@@ -24,6 +34,8 @@
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
+#include "transport/peer_keys.h"
+#include "transport/tcp_auth.h"
 #include "transport/transport.h"
 #include "wire.h"
 
@@ -40,6 +52,10 @@
 void tide_dpm_set_card(struct tide_proc *p, const char *card)
 {
     if (p == tide.me || !card || !*card)
+        return;
+    /* a process of our universe is known through PMIx: another group
+     * cannot say where it listens */
+    if (tide.have_pmix && tide_auth_same_universe(p->nspace, tide.nspace))
         return;
     if (p->card && strcmp(p->card, card) == 0)
         return;
@@ -73,23 +89,39 @@ static double now(void)
 struct blob_wait {
     int tag;
     double deadline;
+    struct tide_proc *only;
     struct tide_unexpected *u;
 };
+
+/* the oldest message with this tag from this process */
+static struct tide_unexpected *from_only(struct tide_matchq *q, int tag, struct tide_proc *only)
+{
+    struct tide_unexpected *best = NULL;
+    for (struct tide_unexpected *u = tide_match_uq_first(q); u; u = tide_match_uq_next(q, u))
+        if (u->tag == tag && u->from == only && (!best || u->stamp < best->stamp))
+            best = u;
+    return best;
+}
 
 static bool blob_here(void *arg)
 {
     struct blob_wait *w = arg;
     struct tide_matchq *q = tide_matchq_find(TIDE_CONTEXT_DPM);
-    w->u = q ? tide_match_find_unexpected(q, MPI_ANY_SOURCE, w->tag, false) : NULL;
+    if (!q)
+        w->u = NULL;
+    else if (w->only)
+        w->u = from_only(q, w->tag, w->only);
+    else
+        w->u = tide_match_find_unexpected(q, MPI_ANY_SOURCE, w->tag, false);
     return w->u || (w->deadline > 0 && now() > w->deadline);
 }
 
-/* Receive the next message with this tag on the DPM context, from
- * whoever sent it (tags are unique per conversation). Returns a malloc'd
- * payload and the sender. */
-static int recv_blob(int tag, double deadline, void **out, size_t *len, struct tide_proc **who)
+/* Receive the next message with this tag on the DPM context, from only
+ * (NULL: whoever sent it). Returns a malloc'd payload and the sender. */
+static int recv_blob(int tag, double deadline, struct tide_proc *only, void **out, size_t *len,
+                     struct tide_proc **who)
 {
-    struct blob_wait w = {tag, deadline, NULL};
+    struct blob_wait w = {tag, deadline, only, NULL};
     tide_progress_until(blob_here, &w);
     if (!w.u)
         return -1;
@@ -140,6 +172,7 @@ struct member {
     char *nspace;
     uint32_t rank;
     char *card;
+    uint8_t key[TIDE_KEY_LEN]; /* its link key for the other group */
 };
 
 static void members_free(struct member *m, uint32_t n)
@@ -155,14 +188,18 @@ static void members_free(struct member *m, uint32_t n)
  * fixed-size slots is simplest: names and cards are short). */
 #define SLOT 1536
 
-static int gather_members(struct tide_comm *comm, struct tide_wbuf *w)
+#define SLOT_KEY 264
+#define SLOT_CARD (SLOT_KEY + TIDE_KEY_LEN)
+
+static int gather_members(struct tide_comm *comm, struct tide_wbuf *w, const uint8_t mykey[TIDE_KEY_LEN])
 {
     char mine[SLOT];
     memset(mine, 0, sizeof mine);
     int n = snprintf(mine, 256, "%s", tide.nspace);
     (void)n;
     memcpy(mine + 256, &tide.rank, sizeof tide.rank);
-    snprintf(mine + 264, SLOT - 264, "%s", tide_card_text());
+    memcpy(mine + SLOT_KEY, mykey, TIDE_KEY_LEN);
+    snprintf(mine + SLOT_CARD, SLOT - SLOT_CARD, "%s", tide_card_text());
     char *all = malloc((size_t)comm->size * SLOT);
     if (!all)
         return tide_err(MPI_ERR_NO_MEM, "connect: out of memory");
@@ -180,7 +217,8 @@ static int gather_members(struct tide_comm *comm, struct tide_wbuf *w)
         memcpy(&rank, slot + 256, sizeof rank);
         tide_wire_put_str(w, slot);
         tide_wire_put_u32(w, rank);
-        tide_wire_put_str(w, slot + 264);
+        tide_wire_put_str(w, slot + SLOT_CARD);
+        tide_wire_put_bytes(w, slot + SLOT_KEY, TIDE_KEY_LEN);
     }
     free(all);
     return MPI_SUCCESS;
@@ -196,7 +234,11 @@ static struct member *parse_members(struct tide_rbuf *r, uint32_t *n)
         m[i].nspace = tide_wire_get_str(r);
         m[i].rank = tide_wire_get_u32(r);
         m[i].card = tide_wire_get_str(r);
-        if (!m[i].nspace || !m[i].card || !tide_wire_ok(r)) {
+        size_t kl = 0;
+        const void *k = tide_wire_get_bytes(r, &kl);
+        if (k && kl == TIDE_KEY_LEN)
+            memcpy(m[i].key, k, TIDE_KEY_LEN);
+        if (!m[i].nspace || !m[i].card || !k || kl != TIDE_KEY_LEN || !tide_wire_ok(r)) {
             members_free(m, *n);
             return NULL;
         }
@@ -209,7 +251,8 @@ static struct member *parse_members(struct tide_rbuf *r, uint32_t *n)
 /* Pack [status][inter ctx][local ctx][remote member list] and broadcast
  * it from root; every member builds the intercommunicator from it. */
 static int finish_group(struct tide_comm *comm, int root, int status, uint32_t ctx, uint32_t lctx,
-                        const void *remote_list, size_t remote_len, struct tide_comm **inter, const char *fn)
+                        const void *remote_list, size_t remote_len, const uint8_t mykey[TIDE_KEY_LEN],
+                        struct tide_comm **inter, const char *fn)
 {
     /* first the size, then the body */
     uint64_t hdr[4] = {(uint64_t)(int64_t)status, ctx, lctx, remote_len};
@@ -245,8 +288,10 @@ static int finish_group(struct tide_comm *comm, int root, int status, uint32_t c
     struct tide_proc **procs = malloc(n * sizeof *procs);
     for (uint32_t i = 0; procs && i < n; i++) {
         procs[i] = tide_proc_get(m[i].nspace, m[i].rank);
-        if (procs[i])
+        if (procs[i]) {
             tide_dpm_set_card(procs[i], m[i].card);
+            tide_peer_keys_set_link(procs[i], mykey, m[i].key); /* not for our universe */
+        }
     }
     members_free(m, n);
     if (!procs)
@@ -294,7 +339,7 @@ static int leaders_swap(struct tide_comm *pc, int conv, const void *mylist, size
     if (rc)
         return tide_err(MPI_ERR_PORT, "%s: cannot reach the other group's leader", fn);
     size_t len;
-    if (recv_blob(conv + 1, deadline, &buf, &len, NULL) != 0)
+    if (recv_blob(conv + 1, deadline, pc->remote_group->procs[0], &buf, &len, NULL) != 0)
         return tide_err(MPI_ERR_PORT, "%s: the other group's leader did not answer in time", fn);
     struct tide_rbuf r;
     tide_wire_reader(&r, buf, len);
@@ -334,10 +379,11 @@ static int leaders_swap(struct tide_comm *pc, int conv, const void *mylist, size
 }
 
 /* Everyone: this group's member list and free mask (at the root). */
-static int group_prepare(struct tide_comm *comm, struct tide_wbuf *list, uint64_t *mask)
+static int group_prepare(struct tide_comm *comm, struct tide_wbuf *list, uint64_t *mask, uint8_t mykey[TIDE_KEY_LEN])
 {
+    tide_peer_keys_new_link(mykey);
     tide_wire_begin(list, 0);
-    int rc = gather_members(comm, list);
+    int rc = gather_members(comm, list, mykey);
     if (rc)
         return rc;
     if (tide_wire_finish(list) != 0)
@@ -353,7 +399,8 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
 {
     struct tide_wbuf list;
     uint64_t mask[MASK_WORDS];
-    int rc = group_prepare(comm, &list, mask);
+    uint8_t mykey[TIDE_KEY_LEN];
+    int rc = group_prepare(comm, &list, mask, mykey);
     if (rc) {
         tide_wire_free(&list);
         return rc;
@@ -367,7 +414,7 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
         void *req = NULL;
         size_t len;
         struct tide_proc *who = NULL;
-        if (recv_blob(tide_port_tag(token), deadline, &req, &len, &who) != 0) {
+        if (recv_blob(tide_port_tag(token), deadline, NULL, &req, &len, &who) != 0) {
             status = tide_err(MPI_ERR_PORT, "%s: no connection arrived within %.0f seconds", fn, timeout);
         } else {
             struct tide_rbuf r;
@@ -397,7 +444,7 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
         }
     }
     tide_wire_free(&list);
-    rc = finish_group(comm, root, status, ctx, lctx, rlist, rlen, inter, fn);
+    rc = finish_group(comm, root, status, ctx, lctx, rlist, rlen, mykey, inter, fn);
     free(rlist);
     return rc;
 }
@@ -409,7 +456,8 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
 {
     struct tide_wbuf list;
     uint64_t mask[MASK_WORDS];
-    int rc = group_prepare(comm, &list, mask);
+    uint8_t mykey[TIDE_KEY_LEN];
+    int rc = group_prepare(comm, &list, mask, mykey);
     if (rc) {
         tide_wire_free(&list);
         return rc;
@@ -426,6 +474,7 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
             status = tide_err(MPI_ERR_PORT, "%s: cannot connect to a port of this same process", fn);
         } else {
             tide_dpm_set_card(acc, port->card);
+            tide_peer_keys_set_port(acc, port->token); /* not for our universe */
             pc = pair_comm(acc);
             uint32_t conv_raw;
             if (RAND_bytes((uint8_t *)&conv_raw, sizeof conv_raw) != 1)
@@ -444,7 +493,7 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
             } else {
                 void *ans = NULL;
                 size_t al;
-                if (recv_blob(conv, deadline, &ans, &al, NULL) != 0)
+                if (recv_blob(conv, deadline, acc, &ans, &al, NULL) != 0)
                     status = tide_err(MPI_ERR_PORT, "%s: no accept on that port within %.0f seconds", fn, timeout);
                 else if (al != sizeof(uint32_t) || *(uint32_t *)ans != 1)
                     status = tide_err(MPI_ERR_PORT, "%s: the port is closed", fn);
@@ -459,7 +508,7 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
             tide_comm_release(pc);
     }
     tide_wire_free(&list);
-    rc = finish_group(comm, root, status, ctx, lctx, rlist, rlen, inter, fn);
+    rc = finish_group(comm, root, status, ctx, lctx, rlist, rlen, mykey, inter, fn);
     free(rlist);
     return rc;
 }

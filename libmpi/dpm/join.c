@@ -1,8 +1,11 @@
 /*
  * join.c: MPI_Comm_join: two processes holding the ends of a connected
  * socket become an intercommunicator. Over the socket each sends its
- * name, business card and free context-id mask; both then pick the same
- * context id and talk through the ordinary transports.
+ * name, business card, free context-id mask and a fresh link key (the
+ * socket the application made is what vouches for the other end: of
+ * another universe, it authenticates to us with that key, tcp_auth.h);
+ * both then pick the same context id and talk through the ordinary
+ * transports.
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
@@ -13,6 +16,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
+#include "transport/peer_keys.h"
 #include "wire.h"
 
 #include <poll.h>
@@ -56,6 +60,9 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     tide_wire_put_u32(&w, tide.rank);
     tide_wire_put_str(&w, tide_card_text());
     tide_wire_put_bytes(&w, mask, sizeof mask);
+    uint8_t mykey[TIDE_KEY_LEN];
+    tide_peer_keys_new_link(mykey);
+    tide_wire_put_bytes(&w, mykey, sizeof mykey);
     tide_wire_finish(&w);
     int wrc = tide_write_all(fd, w.data, w.len);
     tide_wire_free(&w);
@@ -81,8 +88,11 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     char *card = tide_wire_get_str(&r);
     size_t ml;
     const void *pm = tide_wire_get_bytes(&r, &ml);
+    size_t kl = 0;
+    const void *theirkey = tide_wire_get_bytes(&r, &kl);
     int rc = MPI_SUCCESS;
-    if (magic != JOIN_MAGIC || !ns || !card || ml != sizeof mask || !tide_wire_done(&r))
+    if (magic != JOIN_MAGIC || !ns || !card || ml != sizeof mask || !theirkey || kl != TIDE_KEY_LEN ||
+        !tide_wire_done(&r))
         rc = tide_err(MPI_ERR_OTHER, "%s: malformed join message", fn);
     struct tide_proc *peer = rc ? NULL : tide_proc_get(ns, rank);
     if (!rc && (!peer || peer == tide.me))
@@ -99,6 +109,7 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     }
     if (!rc) {
         tide_dpm_set_card(peer, card);
+        tide_peer_keys_set_link(peer, mykey, theirkey); /* not for our universe */
         struct tide_group *rg = tide_group_new(1, &peer);
         tide_context_reserve(ctx);
         struct tide_comm *ic = rg ? tide_comm_create(tide_comm_self->group, rg, ctx, MPI_COMM_NULL) : NULL;

@@ -153,11 +153,8 @@ static int singleton_spawn(const struct tide_spawn_app *apps, int count, const c
     snprintf(p.nspace, sizeof p.nspace, "%s", tide.nspace);
     p.rank = tide.rank;
     snprintf(p.card, sizeof p.card, "%s", tide_card_text());
-    for (int i = 0; i < TIDE_PORT_TOKEN_LEN; i++) {
-        unsigned v;
-        sscanf(tok + 2 * i, "%2x", &v);
-        p.token[i] = (uint8_t)v;
-    }
+    if (tide_port_unhex(tok, strlen(tok), p.token, TIDE_PORT_TOKEN_LEN) != 0)
+        return tide_err(MPI_ERR_SPAWN, "%s: internal error (port token)", fn);
     char port[MPI_MAX_PORT_NAME];
     if (tide_port_format(&p, port, sizeof port) != 0)
         return tide_err(MPI_ERR_SPAWN, "%s: internal error (port name)", fn);
@@ -383,12 +380,8 @@ int tide_dpm_init_child(void)
     memset(&p, 0, sizeof p);
     snprintf(p.nspace, sizeof p.nspace, "%s", tide.parent_nspace);
     p.rank = tide.parent_rank;
-    for (int i = 0; i < TIDE_PORT_TOKEN_LEN; i++) {
-        unsigned v;
-        if (sscanf(tok + 2 * i, "%2x", &v) != 1)
-            return tide_err(MPI_ERR_SPAWN, "MPI_Init: malformed spawn token");
-        p.token[i] = (uint8_t)v;
-    }
+    if (tide_port_unhex(tok, strlen(tok), p.token, TIDE_PORT_TOKEN_LEN) != 0)
+        return tide_err(MPI_ERR_SPAWN, "MPI_Init: malformed spawn token");
     struct tide_proc *pp = tide_proc_get(p.nspace, p.rank);
     struct tide_card card;
     if (tide.rank == 0 && (!pp || tide_card_of(pp, &card) != 0))
