@@ -1,0 +1,58 @@
+# suite_rank_auth.sh: the ranks' TCP listener against a client that holds
+# a port name (tests/security/rank_hostile.c) and a target job
+# (tests/mpi/rank_auth_target.c), with rank-to-rank traffic forced onto TCP.
+
+RA_TMP="$B/tests/rank-auth-tmp"
+rm -rf "$RA_TMP"
+mkdir -p "$RA_TMP"
+RA_HOSTILE=$(tbuild rank_hostile "$S/tests/security/rank_hostile.c" "$S/libmpi/transport/tcp_auth.c" \
+    -I"$S/libmpi" -lcrypto) || RA_HOSTILE=""
+
+# ra_run NAME "VICTIM-EXTRA" HOSTILE-ARGS... : start the victim job, wait
+# for its port name, run the hostile client, let the victim finish, and
+# require both to succeed. With VICTIM-EXTRA "accept", a second job
+# connects to the port over TCP afterwards.
+ra_run() {
+    ra_name=$1; ra_extra=$2; shift 2
+    pf="$RA_TMP/$ra_name.port"; go="$RA_TMP/$ra_name.go"
+    rm -f "$pf" "$go"
+    $MPIEXEC --timeout 90 --param transports=self,tcp ${RA_PARAMS:-} -n 2 $TB/rank_auth_target victim "$pf" "$go" \
+        $ra_extra > "$RA_TMP/$ra_name.victim" 2>&1 &
+    vpid=$!
+    i=0
+    while [ ! -s "$pf" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$pf" ] || { echo "no port file"; cat "$RA_TMP/$ra_name.victim"; kill $vpid; return 1; }
+    ok=0
+    if [ $# -gt 0 ]; then
+        timeout 60 "$RA_HOSTILE" "$1" "$pf" ${2:-} || ok=1
+    fi
+    touch "$go"
+    if [ "$ra_extra" = accept ]; then
+        $MPIEXEC --timeout 60 --param transports=self,tcp -n 3 $TB/rank_auth_target client "$pf" || ok=1
+    fi
+    wait $vpid || ok=1
+    cat "$RA_TMP/$ra_name.victim"
+    grep -q "victim: clean" "$RA_TMP/$ra_name.victim" || ok=1
+    [ "$ra_extra" != accept ] || grep -q "victim: accepted and ran collectives" "$RA_TMP/$ra_name.victim" || ok=1
+    return $ok
+}
+
+if [ -n "$RA_HOSTILE" ]; then
+    # a port name does not let anyone pass for a rank of the job
+    tcheck rank_auth.impersonate ra_run impersonate "" impersonate 1
+    # it lets a process of another job in, for connect/accept only; a real
+    # MPI job then connects through the same port
+    tcheck rank_auth.port-peer ra_run port-peer accept port-peer
+    # a silent peer is dropped after auth_timeout; the job goes on
+    ra_silent() { RA_PARAMS="--param auth_timeout=1" ra_run silent "" silent 6; }
+    tcheck rank_auth.silent ra_silent
+    # 1000 connections held open: the rank's descriptors stay bounded
+    tcheck rank_auth.flood ra_run flood "" flood 1000
+    # garbage, absurd lengths, a wrong proof: closed at once; a proper
+    # peer still gets in
+    tcheck rank_auth.garbage ra_run garbage "" garbage
+    # a one-node job listens on 127.0.0.1 only
+    tcheck rank_auth.listen-loopback ra_run listen "" listen-check
+    # connect/accept between two jobs over TCP, collectives on the result
+    tcheck rank_auth.two-jobs-tcp ra_run two-jobs accept
+fi
