@@ -110,6 +110,7 @@ struct tcp_peer {
     char addrs[512];
     bool same_host;
     bool failed;
+    int8_t universe; /* of our universe: 1, of another: 0, not known yet: -1 */
     struct tcp_peer *next; /* every peer we hold state for */
     struct tide_proc *proc;
 };
@@ -334,6 +335,7 @@ static struct tcp_peer *peer_state(struct tide_proc *p)
             return NULL;
         tp->next = tcp.peers;
         tp->proc = p;
+        tp->universe = -1;
         tcp.peers = tp;
         p->tcp_state = tp;
     }
@@ -403,9 +405,19 @@ static bool rank_key_ready(void)
     return tcp.have_key;
 }
 
+static bool of_our_universe(struct tide_proc *p)
+{
+    struct tcp_peer *tp = p->tcp_state;
+    if (!tp)
+        return tide_auth_same_universe(p->nspace, tide.nspace);
+    if (tp->universe < 0)
+        tp->universe = tide_auth_same_universe(p->nspace, tide.nspace) ? 1 : 0;
+    return tp->universe == 1;
+}
+
 static int ordinary_kind(struct tide_proc *p)
 {
-    if (tide_auth_same_universe(p->nspace, tide.nspace))
+    if (of_our_universe(p))
         return rank_key_ready() ? TIDE_AUTH_RANK : -1;
     uint8_t a[TIDE_KEY_LEN], b[TIDE_KEY_LEN];
     return tide_peer_keys_link(p, a, b) == 0 ? TIDE_AUTH_LINK : -1;
@@ -1029,7 +1041,7 @@ static int tcp_progress_quick(void)
 static bool via_port(struct tide_proc *p, struct tcp_peer *tp)
 {
     uint8_t token[TIDE_PORT_KEY_LEN];
-    if (tide_auth_same_universe(p->nspace, tide.nspace) || ordinary_kind(p) >= 0)
+    if (of_our_universe(p) || ordinary_kind(p) >= 0)
         return false;
     return tp->port_conn || tide_peer_keys_port(p, token) == 0;
 }
@@ -1373,6 +1385,7 @@ static void tcp_finalize(void)
     tcp.nlisten = 0;
     tcp.nopen = tcp.npending = tcp.nport = 0;
     tcp.have_key = false;
+    tide_peer_keys_clear();
 }
 
 static void tcp_forget(struct tide_proc *p)
@@ -1389,6 +1402,7 @@ static void tcp_forget(struct tide_proc *p)
     if (tp->port_conn)
         conn_close(tp->port_conn);
     frames_free(tp->ppre_head);
+    tide_peer_keys_forget(p);
     for (struct tcp_conn *c = tcp.conns; c; c = c->next)
         if (c->tp == tp) {
             conn_close(c);
