@@ -94,9 +94,9 @@ ls_ns_deadline() {
 }
 ls_ns_deadline_env() { ( export TIDE_AUTH_TIMEOUT=1; ls_ns_deadline ); }
 # the launcher says so when it falls back to job-local names, at the
-# default verbosity: here the server closes every connection at once
+# default verbosity: here the server is stopped, so it never answers
 ls_ns_fallback() {
-    ls_ns_start --max-pending 1 || return 1
+    ls_ns_start || return 1
     kill -STOP "$ls_pid"
     # a stopped server accepts nothing: the job times out and falls back
     timeout -k 2 60 $MPIEXEC --nameserver "@$LS_TMP/ns.uri" --param nameserver_timeout_ms=500 -n 2 \
