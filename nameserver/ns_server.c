@@ -499,6 +499,7 @@ static void trim_cb(evutil_socket_t fd, short what, void *arg)
     struct ns_server *s = arg;
     (void)fd;
     (void)what;
+    TIDE_DEBUG(1, "%zu connections closed: memory given back to the system", s->freed_since_trim);
     s->freed_since_trim = 0;
     malloc_trim(0);
 }

@@ -69,10 +69,14 @@ ls_ns_flood() {
     during=$(ls_rss $ls_pid); fduring=$(ls_nfds $ls_pid)
     ok=0
     ls_ns_job "flood-$LS_ID" && ok=1
+    trims=$(grep -c "memory given back" "$LS_TMP/ns.log")
     kill "$holder"
-    # bounded wait for the server to see them go
+    # bounded wait for the server to see them go and give their memory back
     i=0
-    while [ $i -lt 100 ] && [ "$(ls_nfds $ls_pid)" -gt $((fbase + 2)) ]; do sleep 0.1; i=$((i + 1)); done
+    while [ $i -lt 100 ] && { [ "$(ls_nfds $ls_pid)" -gt $((fbase + 2)) ] ||
+                               [ "$(grep -c "memory given back" "$LS_TMP/ns.log")" -le "$trims" ]; }; do
+        sleep 0.1; i=$((i + 1))
+    done
     after=$(ls_rss $ls_pid); fafter=$(ls_nfds $ls_pid)
     echo "nameserver RSS: $base kB before, $during kB with 1000 silent connections, $after kB after"
     echo "nameserver fds: $fbase before, $fduring during, $fafter after"
