@@ -6,6 +6,8 @@
 #include "tided.h"
 #include "log.h"
 #include "taskq.h"
+#include "params.h"
+#include "pmix_gate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +208,9 @@ int pmix_host_init(char *err, size_t errlen)
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
     dpm_host_register(&tided_module);
+    /* libpmix's listen() inside PMIx_server_init is taken over by the gate */
+    double auth_timeout = strtod(tide_config_get("auth_timeout"), NULL);
+    pmix_gate_arm(auth_timeout > 0 ? (int)(auth_timeout * 1000) : 3000, (int)tide_config_int("auth_max_pending"));
     pmix_status_t rc = PMIx_server_init(&tided_module, info, 4);
     for (int i = 0; i < 4; i++)
         PMIX_INFO_DESTRUCT(&info[i]);
@@ -220,4 +225,5 @@ int pmix_host_init(char *err, size_t errlen)
 void pmix_host_fini(void)
 {
     PMIx_server_finalize();
+    pmix_gate_stop();
 }

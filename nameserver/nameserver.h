@@ -37,13 +37,16 @@ struct ns_server {
     const char *persist_path;      /* NULL: no persistence */
     int idle_exit;                 /* seconds without names and connections before exiting (0: never) */
     size_t max_conns;              /* connections beyond are refused */
+    size_t max_pending;            /* unauthenticated connections kept; beyond, the oldest goes */
     int auth_timeout_ms;           /* time a new connection has to authenticate */
 
     /* run time */
     struct evconnlistener *listener;
-    struct event *idle_ev, *save_ev, *relisten_ev;
+    struct event *idle_ev, *save_ev, *relisten_ev, *trim_ev;
     struct ns_conn *conns;
     size_t nconns, nwaiters;
+    size_t npending;               /* connections not yet authenticated */
+    size_t freed_since_trim;       /* connections freed since memory was last given back */
     struct ns_waiter *waiters;
     uint64_t next_conn_id;
     int dirty;                     /* the table changed since the last save */

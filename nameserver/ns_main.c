@@ -9,6 +9,7 @@
 #include "nameserver.h"
 #include "fdutil.h"
 #include "log.h"
+#include "params.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +37,8 @@ struct options {
     int port; /* -1: not given */
     int daemonize, verbose, user_default, idle_exit;
     long max_names;
+    double auth_timeout; /* seconds */
+    long max_pending;
 };
 
 static struct ns_server srv;
@@ -66,6 +69,11 @@ static void usage(FILE *f)
             "  --idle-exit SECONDS  exit after this long with no names and no clients\n"
             "                       (default: never; %d with --user-default)\n"
             "  --max-names N        refuse to hold more names (default: 1000000)\n"
+            "  --auth-timeout SECONDS  time a client has to authenticate before it is\n"
+            "                       dropped (default: the auth_timeout parameter, 3)\n"
+            "  --max-pending N      connections kept that have not authenticated yet;\n"
+            "                       beyond, the oldest is dropped (default: the\n"
+            "                       auth_max_pending parameter, 64)\n"
             "  --log-file FILE      where a detached server writes its log\n"
             "  --verbose, -v        say more (repeat for more)\n",
             DEFAULT_USER_IDLE_EXIT);
@@ -343,6 +351,8 @@ static void parse(int argc, char **argv, struct options *o)
         {"user-default", no_argument, NULL, 'U'},
         {"idle-exit", required_argument, NULL, 'i'},
         {"max-names", required_argument, NULL, 'm'},
+        {"auth-timeout", required_argument, NULL, 'A'},
+        {"max-pending", required_argument, NULL, 'M'},
         {"log-file", required_argument, NULL, 'L'},
         {"verbose", optional_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -353,6 +363,15 @@ static void parse(int argc, char **argv, struct options *o)
     o->daemonize = 1;
     o->idle_exit = -1;
     o->max_names = 1000000;
+    /* defaults from Tide's parameters (tide.conf, TIDE_AUTH_TIMEOUT, ...) */
+    char perr[512];
+    tide_config_load(NULL, perr, sizeof perr);
+    o->auth_timeout = strtod(tide_config_get("auth_timeout"), NULL);
+    o->max_pending = (long)tide_config_int("auth_max_pending");
+    if (o->auth_timeout <= 0)
+        o->auth_timeout = 3;
+    if (o->max_pending <= 0)
+        o->max_pending = 64;
     int c;
     char *end;
     while ((c = getopt_long(argc, argv, "v", opts, NULL)) != -1) {
@@ -382,6 +401,20 @@ static void parse(int argc, char **argv, struct options *o)
             o->max_names = strtol(optarg, &end, 10);
             if (*end || o->max_names <= 0) {
                 fprintf(stderr, "tide-nameserver: bad --max-names '%s'\n", optarg);
+                exit(2);
+            }
+            break;
+        case 'A':
+            o->auth_timeout = strtod(optarg, &end);
+            if (*end || !(o->auth_timeout > 0) || o->auth_timeout > 86400) {
+                fprintf(stderr, "tide-nameserver: bad --auth-timeout '%s' (seconds, > 0)\n", optarg);
+                exit(2);
+            }
+            break;
+        case 'M':
+            o->max_pending = strtol(optarg, &end, 10);
+            if (*end || o->max_pending <= 0 || o->max_pending > 100000) {
+                fprintf(stderr, "tide-nameserver: bad --max-pending '%s'\n", optarg);
                 exit(2);
             }
             break;
@@ -429,7 +462,8 @@ int main(int argc, char **argv)
     srv.user_mode = o.user_default;
     srv.idle_exit = o.idle_exit;
     srv.max_conns = 1000;
-    srv.auth_timeout_ms = 10000;
+    srv.auth_timeout_ms = (int)(o.auth_timeout * 1000);
+    srv.max_pending = (size_t)o.max_pending;
     srv.persist_path = o.persist;
     uint64_t seed;
     if (tide_ns_random(&seed, sizeof seed) != 0)

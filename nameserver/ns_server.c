@@ -17,6 +17,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -383,6 +384,8 @@ static void refuse(struct ns_conn *c, int status, const char *message)
     struct tide_wbuf w;
     tide_ns_enc_welcome(&w, (uint16_t)status, NULL, message);
     tide_channel_send(c->ch, &w);
+    if (c->authed == 0)
+        c->srv->npending--;
     c->authed = -1; /* ignore anything else it sends */
     tide_channel_close_after_flush(c->ch);
 }
@@ -421,6 +424,7 @@ static void do_hello(struct ns_conn *c, uint16_t type, int rc, const struct tide
         }
     }
     c->authed = 1;
+    s->npending--;
     evtimer_del(c->auth_ev);
     TIDE_DEBUG(1, "client %s (%.100s) authenticated", c->peer, m->client ? m->client : "unnamed");
     struct tide_wbuf w;
@@ -470,14 +474,34 @@ static void auth_timeout_cb(evutil_socket_t fd, short what, void *arg)
 
 static void reap_cb(evutil_socket_t fd, short what, void *arg)
 {
+    struct ns_server *s = arg;
     (void)fd;
     (void)what;
-    (void)arg;
     while (dead_conns) {
         struct ns_conn *c = dead_conns;
         dead_conns = c->next;
         free(c);
+        if (s)
+            s->freed_since_trim++;
     }
+    /* after a burst of connections (a flood of silent ones, say), the
+     * allocator keeps their TLS state's memory: give it back to the system
+     * a little later (libevent finishes freeing a connection's buffers
+     * from its own deferred callbacks), at most every 200 ms */
+    if (s && s->freed_since_trim >= 32 && s->trim_ev && !evtimer_pending(s->trim_ev, NULL)) {
+        struct timeval tv = {0, 200000};
+        evtimer_add(s->trim_ev, &tv);
+    }
+}
+
+static void trim_cb(evutil_socket_t fd, short what, void *arg)
+{
+    struct ns_server *s = arg;
+    (void)fd;
+    (void)what;
+    TIDE_DEBUG(1, "%zu connections closed: memory given back to the system", s->freed_since_trim);
+    s->freed_since_trim = 0;
+    malloc_trim(0);
 }
 
 static void conn_close(struct ns_conn *c, const char *why)
@@ -486,6 +510,8 @@ static void conn_close(struct ns_conn *c, const char *why)
     if (c->closing)
         return;
     c->closing = 1;
+    if (c->authed == 0)
+        s->npending--;
     TIDE_DEBUG(1, "connection from %s closed: %s", c->peer, why ? why : "");
     waiters_drop_conn(s, c);
     while (c->held_head) {
@@ -553,6 +579,19 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     (void)salen;
     char peer[64];
     describe_peer(sa, peer, sizeof peer, fd);
+    /* unauthenticated connections have their own cap, so a flood of them
+     * never keeps authenticated clients out: the oldest makes room */
+    if (s->npending >= s->max_pending) {
+        struct ns_conn *oldest = NULL;
+        for (struct ns_conn *o = s->conns; o; o = o->next)
+            if (o->authed == 0 && !o->closing)
+                oldest = o; /* the list is newest first */
+        if (oldest) {
+            tide_error("closing connection from %s: %zu connections waiting to authenticate, it is the oldest",
+                       oldest->peer, s->npending);
+            conn_close(oldest, "too many unauthenticated connections");
+        }
+    }
     if (s->nconns >= s->max_conns) {
         tide_error("refusing connection from %s: %zu clients already", peer, s->nconns);
         s->refused++;
@@ -613,6 +652,7 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
         s->conns->prev = c;
     s->conns = c;
     s->nconns++;
+    s->npending++;
     check_idle(s);
     struct timeval tv = {s->auth_timeout_ms / 1000, (s->auth_timeout_ms % 1000) * 1000};
     evtimer_add(c->auth_ev, &tv);
@@ -642,11 +682,12 @@ static void listener_error_cb(struct evconnlistener *l, void *arg)
 
 int ns_server_start(struct ns_server *s, int listen_fd)
 {
-    reap_ev = event_new(s->base, -1, 0, reap_cb, NULL);
+    reap_ev = event_new(s->base, -1, 0, reap_cb, s);
     s->save_ev = event_new(s->base, -1, 0, save_cb, s);
     s->idle_ev = evtimer_new(s->base, idle_cb, s);
     s->relisten_ev = evtimer_new(s->base, relisten_cb, s);
-    if (!reap_ev || !s->save_ev || !s->idle_ev || !s->relisten_ev)
+    s->trim_ev = evtimer_new(s->base, trim_cb, s);
+    if (!reap_ev || !s->save_ev || !s->idle_ev || !s->relisten_ev || !s->trim_ev)
         return -1;
     s->listener = evconnlistener_new(s->base, accept_cb, s,
                                      LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, listen_fd);
@@ -661,7 +702,7 @@ void ns_server_stop(struct ns_server *s)
 {
     while (s->conns)
         conn_close(s->conns, "server exiting");
-    reap_cb(-1, 0, NULL);
+    reap_cb(-1, 0, s);
     if (s->listener)
         evconnlistener_free(s->listener);
     s->listener = NULL;
@@ -674,5 +715,7 @@ void ns_server_stop(struct ns_server *s)
         event_free(s->idle_ev);
     if (s->relisten_ev)
         event_free(s->relisten_ev);
-    s->save_ev = s->idle_ev = s->relisten_ev = NULL;
+    if (s->trim_ev)
+        event_free(s->trim_ev);
+    s->save_ev = s->idle_ev = s->relisten_ev = s->trim_ev = NULL;
 }

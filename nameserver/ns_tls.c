@@ -114,6 +114,8 @@ int ns_tls_setup(struct ns_server *s, char *err, size_t errlen)
     }
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL); /* clients prove themselves with the secret */
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+    /* idle connections (a flood of silent ones too) hold no TLS buffers */
+    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
     s->ssl_ctx = ctx;
     rc = 0;
 out:
