@@ -63,6 +63,12 @@ int tide_job_decode(struct tide_rbuf *r, struct tide_job *job, char *err, size_t
         FAIL("bad app count %u", napps);
     if (strlen(job->nspace) == 0 || strlen(job->nspace) > 255)
         FAIL("bad namespace");
+    /* Counts the payload cannot hold are refused before anything is
+     * allocated for them: an app context takes at least 24 bytes, a node
+     * 8 and a rank's node index 4 (and at least one node follows). */
+    if ((size_t)napps * 24 + 4 + 8 + (size_t)job->nprocs * 4 > r->len - r->pos)
+        FAIL("%u app contexts and %d ranks do not fit in the %zu bytes left", napps, job->nprocs,
+             r->len - r->pos);
     job->apps = calloc(napps, sizeof *job->apps);
     if (!job->apps)
         FAIL("out of memory");
@@ -89,6 +95,9 @@ int tide_job_decode(struct tide_rbuf *r, struct tide_job *job, char *err, size_t
     uint32_t nnodes = tide_wire_get_u32(r);
     if (!tide_wire_ok(r) || nnodes == 0 || nnodes > 65536)
         FAIL("bad node count");
+    if ((size_t)nnodes * 8 + (size_t)job->nprocs * 4 > r->len - r->pos)
+        FAIL("%u nodes and %d ranks do not fit in the %zu bytes left", nnodes, job->nprocs,
+             r->len - r->pos);
     job->hosts = calloc(nnodes + 1, sizeof(char *));
     job->node_slots = calloc(nnodes, sizeof(int));
     job->rank_node = calloc((size_t)job->nprocs, sizeof(int));

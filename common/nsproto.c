@@ -584,13 +584,9 @@ static int parse_secret_line(const char *path, const char *text, uint8_t *secret
     return 1;
 }
 
-int tide_ns_urifile_read(const char *path, char *uri, size_t urilen, uint8_t *secret,
-                         size_t *secret_len, char *err, size_t errlen)
+int tide_ns_urifile_parse(const char *path, const char *text, char *uri, size_t urilen,
+                          uint8_t *secret, size_t *secret_len, char *err, size_t errlen)
 {
-    struct stat st;
-    char *text = read_small(path, &st, err, errlen);
-    if (!text)
-        return -1;
     *secret_len = 0;
     size_t l = strcspn(text, "\r\n");
     while (l && isspace((unsigned char)text[l - 1]))
@@ -602,16 +598,45 @@ int tide_ns_urifile_read(const char *path, char *uri, size_t urilen, uint8_t *se
     }
     if (l == 0 || l >= urilen) {
         snprintf(err, errlen, "%s does not start with a name server URI", path);
-        free(text);
         return -1;
     }
     memcpy(uri, start, l);
     uri[l] = '\0';
-    int rc = parse_secret_line(path, text, secret, secret_len, err, errlen);
+    return parse_secret_line(path, text, secret, secret_len, err, errlen);
+}
+
+int tide_ns_urifile_read(const char *path, char *uri, size_t urilen, uint8_t *secret,
+                         size_t *secret_len, char *err, size_t errlen)
+{
+    struct stat st;
+    char *text = read_small(path, &st, err, errlen);
+    if (!text)
+        return -1;
+    int rc = tide_ns_urifile_parse(path, text, uri, urilen, secret, secret_len, err, errlen);
     if (rc > 0 && check_private(path, &st, err, errlen) != 0)
         rc = -1;
+    OPENSSL_cleanse(text, strlen(text));
     free(text);
     return rc < 0 ? -1 : 0;
+}
+
+int tide_ns_secret_parse(const char *path, const char *text, uint8_t *secret, size_t *secret_len,
+                         char *err, size_t errlen)
+{
+    int rc = parse_secret_line(path, text, secret, secret_len, err, errlen);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1]))
+        n--;
+    if (n < TIDE_NS_SECRET_MIN || n > TIDE_NS_SECRET_MAX) {
+        snprintf(err, errlen, "the secret in %s must be %d to %d bytes long (it is %zu)", path,
+                 TIDE_NS_SECRET_MIN, TIDE_NS_SECRET_MAX, n);
+        return -1;
+    }
+    memcpy(secret, text, n);
+    *secret_len = n;
+    return 0;
 }
 
 int tide_ns_secret_load(const char *path, uint8_t *secret, size_t *secret_len, char *err,
@@ -622,22 +647,8 @@ int tide_ns_secret_load(const char *path, uint8_t *secret, size_t *secret_len, c
     if (!text)
         return -1;
     int rc = check_private(path, &st, err, errlen);
-    if (rc == 0) {
-        rc = parse_secret_line(path, text, secret, secret_len, err, errlen);
-        if (rc == 0) {
-            size_t n = strlen(text);
-            while (n && isspace((unsigned char)text[n - 1]))
-                n--;
-            if (n < TIDE_NS_SECRET_MIN || n > TIDE_NS_SECRET_MAX) {
-                snprintf(err, errlen, "the secret in %s must be %d to %d bytes long (it is %zu)",
-                         path, TIDE_NS_SECRET_MIN, TIDE_NS_SECRET_MAX, n);
-                rc = -1;
-            } else {
-                memcpy(secret, text, n);
-                *secret_len = n;
-            }
-        }
-    }
+    if (rc == 0)
+        rc = tide_ns_secret_parse(path, text, secret, secret_len, err, errlen);
     OPENSSL_cleanse(text, strlen(text));
     free(text);
     return rc < 0 ? -1 : 0;

@@ -205,12 +205,21 @@ int tide_ns_uri_format(const struct tide_ns_uri *u, char *out, size_t outlen);
 int tide_ns_urifile_read(const char *path, char *uri, size_t urilen, uint8_t *secret,
                          size_t *secret_len, char *err, size_t errlen);
 
+/* The text part of tide_ns_urifile_read, on a file's contents (path only
+ * names it in messages): 1 with a secret, 0 without, or -1 with a message. */
+int tide_ns_urifile_parse(const char *path, const char *text, char *uri, size_t urilen,
+                          uint8_t *secret, size_t *secret_len, char *err, size_t errlen);
+
 /* A secret file: if it has a line "secret=HEX" (a URI file), that secret;
  * otherwise the file's contents without trailing white space, taken as the
  * secret's bytes. It must be readable only by its owner and hold at least
  * TIDE_NS_SECRET_MIN bytes. 0, or -1 with a message. */
 int tide_ns_secret_load(const char *path, uint8_t *secret, size_t *secret_len, char *err,
                         size_t errlen);
+
+/* The text part of tide_ns_secret_load, on a file's contents. 0 or -1. */
+int tide_ns_secret_parse(const char *path, const char *text, uint8_t *secret, size_t *secret_len,
+                         char *err, size_t errlen);
 
 /* The per-user default service's directory: $TIDE_NS_DIR if set, else
  * $XDG_RUNTIME_DIR/tide if XDG_RUNTIME_DIR is a directory we own, else

@@ -9,6 +9,7 @@
  */
 #include "tided.h"
 #include "channel.h"
+#include "ctlframe.h"
 #include "ctlmsg.h"
 #include "log.h"
 #include "taskq.h"
@@ -118,28 +119,21 @@ void fence_submit(const pmix_proc_t *procs_in, size_t nprocs, bool collect, char
     free(procs);
 }
 
-void fence_release(struct tide_rbuf *r)
+void fence_release(const struct tide_ctl_msg *m)
 {
-    char *sig = tide_wire_get_str(r);
-    int status = tide_wire_get_i32(r);
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!sig || !tide_wire_done(r)) {
-        free(sig);
-        tide_error("malformed fence release from mpiexec");
-        return;
-    }
+    const char *sig = m->text;
+    int status = m->status;
+    size_t n = m->len;
+    const void *data = m->data;
     struct fence_req **pp = &fences;
     while (*pp && strcmp((*pp)->sig, sig) != 0)
         pp = &(*pp)->next;
     struct fence_req *f = *pp;
     if (!f) {
         tide_error("fence release for unknown fence %s", sig);
-        free(sig);
         return;
     }
     *pp = f->next;
-    free(sig);
     f->result = malloc(n ? n : 1);
     if (f->result && n)
         memcpy(f->result, data, n);
@@ -201,15 +195,12 @@ static void dmodex_release_fn(void *cbdata)
     free(d);
 }
 
-void dmodex_answer(struct tide_rbuf *r)
+void dmodex_answer(const struct tide_ctl_msg *m)
 {
-    uint32_t id = tide_wire_get_u32(r);
-    (void)tide_wire_get_u32(r); /* to_node: us */
-    int status = tide_wire_get_i32(r);
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!tide_wire_done(r))
-        return;
+    uint32_t id = m->id; /* m->node: us */
+    int status = m->status;
+    size_t n = m->len;
+    const void *data = m->data;
     struct dmodex_req **pp = &dmodex_pending;
     while (*pp && (*pp)->id != id)
         pp = &(*pp)->next;
@@ -268,26 +259,18 @@ static void serve_cb(pmix_status_t status, char *data, size_t ndata, void *cbdat
     tide_taskq_push(&c->base);
 }
 
-void dmodex_serve(struct tide_rbuf *r)
+void dmodex_serve(const struct tide_ctl_msg *m)
 {
-    uint32_t id = tide_wire_get_u32(r);
-    uint32_t from = tide_wire_get_u32(r);
-    char *ns = tide_wire_get_str(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    if (!ns || !tide_wire_done(r) || strlen(ns) > PMIX_MAX_NSLEN) {
-        free(ns);
+    const char *ns = m->text;
+    if (strlen(ns) > PMIX_MAX_NSLEN)
         return;
-    }
     struct serve_ctx *c = calloc(1, sizeof *c);
-    if (!c) {
-        free(ns);
+    if (!c)
         return;
-    }
-    c->id = id;
-    c->from_node = from;
+    c->id = m->id;
+    c->from_node = m->node;
     pmix_proc_t proc;
-    PMIX_PROC_LOAD(&proc, ns, rank);
-    free(ns);
+    PMIX_PROC_LOAD(&proc, ns, m->rank);
     pmix_status_t rc = PMIx_server_dmodex_request(&proc, serve_cb, c);
     if (rc != PMIX_SUCCESS) {
         c->status = -1;

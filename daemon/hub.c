@@ -5,6 +5,7 @@
  */
 #include "tided.h"
 #include "channel.h"
+#include "ctlframe.h"
 #include "ctlmsg.h"
 #include "log.h"
 
@@ -129,28 +130,20 @@ static void on_launch(struct tide_rbuf *r)
     tided_maybe_exit();
 }
 
-static void on_stdin(struct tide_rbuf *r)
+static void on_stdin(const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!tide_wire_done(r))
-        return;
-    struct djob *job = djob_find_id(jobid);
+    struct djob *job = djob_find_id(m->jobid);
     if (!job)
         return;
     for (int i = 0; i < job->nlocal; i++)
-        if (job->procs[i].rank == (int)rank)
-            iof_stdin(&job->procs[i], data, n);
+        if (job->procs[i].rank == (int)m->rank)
+            iof_stdin(&job->procs[i], m->data, m->len);
 }
 
-static void on_kill(struct tide_rbuf *r)
+static void on_kill(const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    int sig = tide_wire_get_i32(r);
-    if (!tide_wire_done(r) || sig <= 0 || sig >= NSIG)
-        return;
+    uint32_t jobid = m->jobid;
+    int sig = m->code; /* checked: 0 < sig < NSIG */
     TIDE_DEBUG(1, "killing %s with signal %d", jobid == TIDE_ALL_JOBS ? "every job" : "a job", sig);
     if (jobid == TIDE_ALL_JOBS) {
         tided_kill_all(sig);
@@ -166,17 +159,31 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     (void)ch;
     (void)arg;
     switch (type) {
-    case TIDE_CTL_LAUNCH: on_launch(r); break;
-    case TIDE_CTL_STDIN: on_stdin(r); break;
-    case TIDE_CTL_KILL: on_kill(r); break;
-    case TIDE_CTL_SHUTDOWN: tided_shutdown(0); break;
-    case TIDE_CTL_FENCE_RELEASE: fence_release(r); break;
-    case TIDE_CTL_DMODEX_REQ: dmodex_serve(r); break;
-    case TIDE_CTL_DMODEX_RESP: dmodex_answer(r); break;
-    case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(r); break;
-    case TIDE_CTL_NAME_RESULT: dpm_name_result(r); break;
-    default: tide_error("ignoring unknown control message %u from mpiexec", type); break;
+    case TIDE_CTL_LAUNCH: on_launch(r); return;
+    case TIDE_CTL_SHUTDOWN: tided_shutdown(0); return;
+    case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(r); return;
+    case TIDE_CTL_NAME_RESULT: dpm_name_result(r); return;
+    case TIDE_CTL_STDIN:
+    case TIDE_CTL_KILL:
+    case TIDE_CTL_FENCE_RELEASE:
+    case TIDE_CTL_DMODEX_REQ:
+    case TIDE_CTL_DMODEX_RESP: break;
+    default: tide_error("ignoring unknown control message %u from mpiexec", type); return;
     }
+    struct tide_ctl_msg m;
+    if (tide_ctl_decode(type, r, &m) != 0) {
+        tide_error("ignoring a malformed control message %u from mpiexec", type);
+        return;
+    }
+    switch (type) {
+    case TIDE_CTL_STDIN: on_stdin(&m); break;
+    case TIDE_CTL_KILL: on_kill(&m); break;
+    case TIDE_CTL_FENCE_RELEASE: fence_release(&m); break;
+    case TIDE_CTL_DMODEX_REQ: dmodex_serve(&m); break;
+    case TIDE_CTL_DMODEX_RESP: dmodex_answer(&m); break;
+    default: break;
+    }
+    tide_ctl_msg_clear(&m);
 }
 
 static void hub_closed(struct tide_channel *ch, const char *why, void *arg)

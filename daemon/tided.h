@@ -117,10 +117,11 @@ void pmix_host_fini(void);
 struct fence_req;
 void fence_submit(const pmix_proc_t *procs, size_t nprocs, bool collect, char *data, size_t ndata,
                   pmix_modex_cbfunc_t cbfunc, void *cbdata);
-void fence_release(struct tide_rbuf *r);
+struct tide_ctl_msg;
+void fence_release(const struct tide_ctl_msg *m);
 void dmodex_submit(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
-void dmodex_serve(struct tide_rbuf *r);
-void dmodex_answer(struct tide_rbuf *r);
+void dmodex_serve(const struct tide_ctl_msg *m);
+void dmodex_answer(const struct tide_ctl_msg *m);
 void fence_fail_all(void);
 
 /* dpm_host.c: spawn and names, relayed to mpiexec */

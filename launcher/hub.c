@@ -5,6 +5,7 @@
  */
 #include "mpiexec.h"
 #include "channel.h"
+#include "ctlframe.h"
 #include "ctlmsg.h"
 #include "log.h"
 
@@ -34,15 +35,11 @@ static const char *rank_host(struct mjob *job, int rank)
     return mx.hosts[job->desc.rank_node[rank]];
 }
 
-static void on_launched(struct mdaemon *d, struct tide_rbuf *r)
+static void on_launched(struct mdaemon *d, const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    int status = tide_wire_get_i32(r);
-    char *msg = tide_wire_get_str(r);
-    if (!tide_wire_done(r)) {
-        free(msg);
-        return;
-    }
+    uint32_t jobid = m->jobid;
+    int status = m->status;
+    const char *msg = m->text;
     struct mjob *job = mjob_find(jobid);
     if (job)
         job->launch_reports++;
@@ -64,35 +61,25 @@ static void on_launched(struct mdaemon *d, struct tide_rbuf *r)
     }
     if (job)
         spawn_launch_report(job);
-    free(msg);
 }
 
-static void on_io(struct tide_rbuf *r)
+static void on_io(const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    uint8_t stream = tide_wire_get_u8(r);
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!tide_wire_done(r))
+    struct mjob *job = mjob_find(m->jobid);
+    if (!job || m->rank >= (uint32_t)job->desc.nprocs)
         return;
-    struct mjob *job = mjob_find(jobid);
-    if (!job || rank >= (uint32_t)job->desc.nprocs || (stream != 1 && stream != 2))
-        return;
-    output_write(job, (int)rank, stream, data, n);
+    output_write(job, (int)m->rank, m->stream, m->data, m->len);
 }
 
-static void on_exit_msg(struct tide_rbuf *r)
+static void on_exit_msg(const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    uint32_t pid = tide_wire_get_u32(r);
-    int how = tide_wire_get_u8(r);
-    int code = tide_wire_get_i32(r);
-    bool connected = tide_wire_get_u8(r);
-    bool finalized = tide_wire_get_u8(r);
-    if (!tide_wire_done(r))
-        return;
+    uint32_t jobid = m->jobid;
+    uint32_t rank = m->rank;
+    uint32_t pid = m->pid;
+    int how = m->how;
+    int code = m->code;
+    bool connected = m->connected;
+    bool finalized = m->finalized;
     struct mjob *job = mjob_find(jobid);
     if (!job || rank >= (uint32_t)job->desc.nprocs)
         return;
@@ -146,21 +133,15 @@ static void on_exit_msg(struct tide_rbuf *r)
     mpiexec_check_done();
 }
 
-static void on_abort(struct tide_rbuf *r)
+static void on_abort(const struct tide_ctl_msg *m)
 {
-    uint32_t jobid = tide_wire_get_u32(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    int status = tide_wire_get_i32(r);
-    char *msg = tide_wire_get_str(r);
-    if (!tide_wire_done(r)) {
-        free(msg);
-        return;
-    }
+    uint32_t jobid = m->jobid;
+    uint32_t rank = m->rank;
+    int status = m->status;
+    const char *msg = m->text;
     struct mjob *job = mjob_find(jobid);
-    if (!job || rank >= (uint32_t)job->desc.nprocs) {
-        free(msg);
+    if (!job || rank >= (uint32_t)job->desc.nprocs)
         return;
-    }
     if (mx.end_reason == END_NONE)
         fprintf(stderr, "mpiexec: rank %u%s on host %s called MPI_Abort with error code %d%s%s\n",
                 rank, jobid ? " of a spawned job" : "", rank_host(job, (int)rank), status,
@@ -169,17 +150,12 @@ static void on_abort(struct tide_rbuf *r)
     if (st == 0 && status != 0)
         st = 1;
     mpiexec_end_job(END_ABORT, st);
-    free(msg);
 }
 
-static void on_notice(struct tide_rbuf *r)
+static void on_notice(const struct tide_ctl_msg *m)
 {
-    (void)tide_wire_get_u32(r);
-    (void)tide_wire_get_u32(r);
-    char *msg = tide_wire_get_str(r);
-    if (tide_wire_done(r) && msg)
-        fprintf(stderr, "mpiexec: %s\n", msg);
-    free(msg);
+    if (m->text)
+        fprintf(stderr, "mpiexec: %s\n", m->text);
 }
 
 /* ---- fences ---- */
@@ -244,22 +220,16 @@ static void fence_complete(struct mfence *f)
     free(f);
 }
 
-static void on_fence(struct mdaemon *d, struct tide_rbuf *r)
+static void on_fence(struct mdaemon *d, struct tide_ctl_msg *m)
 {
-    char *sig = tide_wire_get_str(r);
-    uint32_t nprocs = tide_wire_get_u32(r);
-    if (!sig || !tide_wire_ok(r) || nprocs > TIDE_JOB_MAX_PROCS) {
-        free(sig);
-        tide_error("malformed fence from node %d", d->node);
-        return;
-    }
+    char *sig = m->text;
+    m->text = NULL; /* ours now */
     bool *nodes = calloc((size_t)mx.nnodes, sizeof(bool));
     int status = 0;
-    for (uint32_t i = 0; i < nprocs && nodes; i++) {
-        char *ns = tide_wire_get_str(r);
-        uint32_t rank = tide_wire_get_u32(r);
+    for (uint32_t i = 0; i < m->nprocs && nodes; i++) {
+        const char *ns = m->procs[i].nspace;
+        uint32_t rank = m->procs[i].rank;
         struct mjob *job = ns ? mjob_find_nspace(ns) : NULL;
-        free(ns);
         if (!job) {
             status = -1;
             continue;
@@ -273,13 +243,12 @@ static void on_fence(struct mdaemon *d, struct tide_rbuf *r)
             status = -1;
         }
     }
-    (void)tide_wire_get_u8(r); /* collect: the daemons' blobs say it themselves */
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!nodes || !tide_wire_done(r)) {
-        free(nodes);
+    /* m->collect: the daemons' blobs say it themselves */
+    size_t n = m->len;
+    const void *data = m->data;
+    if (!nodes) {
         free(sig);
-        tide_error("malformed fence from node %d", d->node);
+        tide_error("out of memory for a fence from node %d", d->node);
         return;
     }
     if (status != 0) {
@@ -346,23 +315,17 @@ static void send_dmodex_error(int to_node, uint32_t id)
     tide_channel_send(d->ch, &w);
 }
 
-static void on_dmodex_req(struct mdaemon *from, struct tide_rbuf *r)
+static void on_dmodex_req(struct mdaemon *from, const struct tide_ctl_msg *m)
 {
-    uint32_t id = tide_wire_get_u32(r);
-    (void)tide_wire_get_u32(r);
-    char *ns = tide_wire_get_str(r);
-    uint32_t rank = tide_wire_get_u32(r);
-    if (!ns || !tide_wire_done(r)) {
-        free(ns);
-        return;
-    }
+    uint32_t id = m->id;
+    const char *ns = m->text;
+    uint32_t rank = m->rank;
     struct mjob *job = mjob_find_nspace(ns);
     struct mdaemon *to = NULL;
     if (job && rank < (uint32_t)job->desc.nprocs)
         to = daemon_of_node(job->desc.rank_node[rank]);
     if (!to || !to->ch || to->gone || to == from) {
         send_dmodex_error(from->node, id);
-        free(ns);
         return;
     }
     struct tide_wbuf w;
@@ -372,18 +335,15 @@ static void on_dmodex_req(struct mdaemon *from, struct tide_rbuf *r)
     tide_wire_put_str(&w, ns);
     tide_wire_put_u32(&w, rank);
     tide_channel_send(to->ch, &w);
-    free(ns);
 }
 
-static void on_dmodex_resp(struct tide_rbuf *r)
+static void on_dmodex_resp(const struct tide_ctl_msg *m)
 {
-    uint32_t id = tide_wire_get_u32(r);
-    uint32_t to_node = tide_wire_get_u32(r);
-    int status = tide_wire_get_i32(r);
-    size_t n;
-    const void *data = tide_wire_get_bytes(r, &n);
-    if (!tide_wire_done(r))
-        return;
+    uint32_t id = m->id;
+    uint32_t to_node = m->node;
+    int status = m->status;
+    size_t n = m->len;
+    const void *data = m->data;
     struct mdaemon *to = daemon_of_node((int)to_node);
     if (!to || !to->ch || to->gone)
         return;
@@ -401,29 +361,42 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     (void)ch;
     struct mdaemon *d = arg;
     switch (type) {
-    case TIDE_CTL_HELLO: {
-        (void)tide_wire_get_u32(r);
-        char *host = tide_wire_get_str(r);
-        (void)tide_wire_get_u32(r);
+    case TIDE_CTL_SPAWN: spawn_on_request(d, r); return;
+    case TIDE_CTL_PUBLISH: names_on_publish(d, r); return;
+    case TIDE_CTL_LOOKUP: names_on_lookup(d, r); return;
+    case TIDE_CTL_UNPUBLISH: names_on_unpublish(d, r); return;
+    case TIDE_CTL_HELLO:
+    case TIDE_CTL_LAUNCHED:
+    case TIDE_CTL_IO:
+    case TIDE_CTL_EXIT:
+    case TIDE_CTL_ABORT:
+    case TIDE_CTL_FENCE:
+    case TIDE_CTL_DMODEX_REQ:
+    case TIDE_CTL_DMODEX_RESP:
+    case TIDE_CTL_NOTICE: break;
+    default: tide_error("ignoring unknown message %u from node %d", type, d->node); return;
+    }
+    struct tide_ctl_msg m;
+    if (tide_ctl_decode(type, r, &m) != 0) {
+        tide_error("ignoring a malformed control message %u from node %d", type, d->node);
+        return;
+    }
+    switch (type) {
+    case TIDE_CTL_HELLO:
         d->hello = true;
-        TIDE_DEBUG(2, "tided of node %d says hello from %s", d->node, host ? host : "?");
-        free(host);
+        TIDE_DEBUG(2, "tided of node %d says hello from %s", d->node, m.text ? m.text : "?");
         break;
+    case TIDE_CTL_LAUNCHED: on_launched(d, &m); break;
+    case TIDE_CTL_IO: on_io(&m); break;
+    case TIDE_CTL_EXIT: on_exit_msg(&m); break;
+    case TIDE_CTL_ABORT: on_abort(&m); break;
+    case TIDE_CTL_FENCE: on_fence(d, &m); break;
+    case TIDE_CTL_DMODEX_REQ: on_dmodex_req(d, &m); break;
+    case TIDE_CTL_DMODEX_RESP: on_dmodex_resp(&m); break;
+    case TIDE_CTL_NOTICE: on_notice(&m); break;
+    default: break;
     }
-    case TIDE_CTL_LAUNCHED: on_launched(d, r); break;
-    case TIDE_CTL_IO: on_io(r); break;
-    case TIDE_CTL_EXIT: on_exit_msg(r); break;
-    case TIDE_CTL_ABORT: on_abort(r); break;
-    case TIDE_CTL_FENCE: on_fence(d, r); break;
-    case TIDE_CTL_DMODEX_REQ: on_dmodex_req(d, r); break;
-    case TIDE_CTL_DMODEX_RESP: on_dmodex_resp(r); break;
-    case TIDE_CTL_NOTICE: on_notice(r); break;
-    case TIDE_CTL_SPAWN: spawn_on_request(d, r); break;
-    case TIDE_CTL_PUBLISH: names_on_publish(d, r); break;
-    case TIDE_CTL_LOOKUP: names_on_lookup(d, r); break;
-    case TIDE_CTL_UNPUBLISH: names_on_unpublish(d, r); break;
-    default: tide_error("ignoring unknown message %u from node %d", type, d->node); break;
-    }
+    tide_ctl_msg_clear(&m);
 }
 
 void hub_on_close(struct tide_channel *ch, const char *why, void *arg)

@@ -11,6 +11,7 @@
 #include "ctlmsg.h"
 #include "log.h"
 #include "params.h"
+#include "spawnreq.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,65 +39,15 @@ static int free_slots(void)
     return f;
 }
 
-/* The largest count in a soft specification ("a:b:c,d,e:f": ranges with
- * optional strides) that is at most limit; -1 if none or malformed. */
-static int soft_choose(const char *spec, int limit)
-{
-    int best = -1;
-    char **parts = tide_argv_split(spec, ',');
-    for (size_t i = 0; parts[i]; i++) {
-        int a, b = -1, c = 1;
-        int k = sscanf(parts[i], "%d:%d:%d", &a, &b, &c);
-        if (k < 1 || a < 0 || c <= 0) {
-            best = -2;
-            break;
-        }
-        if (k == 1)
-            b = a;
-        for (int v = a; v <= b && v <= limit; v += c)
-            if (v > best)
-                best = v;
-    }
-    tide_argv_free(parts);
-    return best == -2 ? -1 : best;
-}
-
 void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
 {
-    uint32_t reqid = tide_wire_get_u32(r);
-    char *pns = tide_wire_get_str(r);
-    uint32_t prank = tide_wire_get_u32(r);
-    uint32_t napps = tide_wire_get_u32(r);
+    struct spawn_request req;
     char err[1024] = "";
-    if (!pns || !tide_wire_ok(r) || napps == 0 || napps > 1024) {
-        free(pns);
-        reply(d, reqid, -1, "malformed spawn request", 0);
-        return;
-    }
-    struct job_app_spec *specs = calloc(napps, sizeof *specs);
-    char **hosts = calloc(napps, sizeof *hosts), **softs = calloc(napps, sizeof *softs);
-    int total = 0, status = 0;
-    for (uint32_t a = 0; a < napps && specs; a++) {
-        specs[a].exe = tide_wire_get_str(r);
-        specs[a].argv = tide_wire_get_strv(r);
-        specs[a].env = tide_wire_get_strv(r);
-        specs[a].wdir = tide_wire_get_str(r);
-        specs[a].np = (int)tide_wire_get_u32(r);
-        hosts[a] = tide_wire_get_str(r);
-        specs[a].path = tide_wire_get_str(r);
-        softs[a] = tide_wire_get_str(r);
-        if (!tide_wire_ok(r) || !specs[a].exe || !specs[a].argv || specs[a].np <= 0 ||
-            specs[a].np > TIDE_JOB_MAX_PROCS) {
-            snprintf(err, sizeof err, "malformed spawn request");
-            status = -1;
-            break;
-        }
-        total += specs[a].np;
-    }
-    if (status == 0 && !tide_wire_done(r)) {
-        snprintf(err, sizeof err, "malformed spawn request");
-        status = -1;
-    }
+    int status = spawn_request_decode(r, &req, err, sizeof err);
+    uint32_t reqid = req.reqid, napps = req.napps;
+    struct job_app_spec *specs = req.specs;
+    char **hosts = req.hosts, **softs = req.softs;
+    int total = req.total;
     /* placement requests: only the hosts of this universe */
     for (uint32_t a = 0; status == 0 && a < napps; a++) {
         if (!hosts[a] || !*hosts[a])
@@ -124,7 +75,7 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
                 }
             }
             for (uint32_t a = 0; all_soft && a < napps; a++) {
-                int k = soft_choose(softs[a], left < specs[a].np ? left : specs[a].np);
+                int k = spawn_soft_choose(softs[a], left < specs[a].np ? left : specs[a].np);
                 if (k <= 0) {
                     all_soft = false;
                     break;
@@ -144,7 +95,7 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
         /* oversubscription allowed: soft still caps at maxprocs */
         for (uint32_t a = 0; a < napps; a++)
             if (softs[a]) {
-                int k = soft_choose(softs[a], specs[a].np);
+                int k = spawn_soft_choose(softs[a], specs[a].np);
                 if (k <= 0) {
                     snprintf(err, sizeof err, "spawn: invalid 'soft' value '%s'", softs[a]);
                     status = -1;
@@ -155,23 +106,11 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
     }
     struct mjob *job = NULL;
     if (status == 0) {
-        struct job_parent parent = {pns, prank};
+        struct job_parent parent = {req.parent_nspace, req.parent_rank};
         if (job_build(specs, (int)napps, &parent, &job, err, sizeof err) != 0)
             status = -1;
     }
-    for (uint32_t a = 0; specs && a < napps; a++) {
-        free((char *)specs[a].exe);
-        tide_argv_free(specs[a].argv);
-        tide_argv_free(specs[a].env);
-        free((char *)specs[a].wdir);
-        free((char *)specs[a].path);
-        free(hosts[a]);
-        free(softs[a]);
-    }
-    free(specs);
-    free(hosts);
-    free(softs);
-    free(pns);
+    spawn_request_free(&req);
     if (status != 0) {
         /* the spawning rank's error says to look here for the reason */
         fprintf(stderr, "mpiexec: a spawn request was refused: %s\n", err);

@@ -73,6 +73,10 @@ void ns_tls_fini(struct ns_server *s);
 /* Load the saved table and identity. 1 loaded, 0 no file, -1 error (message). */
 int ns_persist_load(const char *path, struct ns_table *t, struct ns_identity *id, char *err,
                     size_t errlen);
+/* The parsing part of ns_persist_load, on the file's bytes (path only
+ * names it in messages). 1, or -1 with a message. */
+int ns_persist_parse(const char *path, const uint8_t *buf, size_t len, struct ns_table *t,
+                     struct ns_identity *id, char *err, size_t errlen);
 /* Save atomically (temporary file, fsync, rename, fsync of the directory).
  * 0, or -1 with a message; the old file is then untouched. */
 int ns_persist_save(const char *path, const struct ns_table *t, const struct ns_identity *id,

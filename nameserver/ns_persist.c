@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #define PERSIST_HEADER 0x4e80 /* u32 format, bytes secret, str pem, u32 port, u64 count */
 #define PERSIST_ENTRY 0x4e81  /* str service, str port, str owner */
 #define PERSIST_END 0x4e82    /* u64 count */
@@ -73,7 +75,15 @@ int ns_persist_load(const char *path, struct ns_table *t, struct ns_identity *id
     char *buf = read_file(path, &len, err, errlen, &absent);
     if (!buf)
         return absent ? 0 : -1;
-    const uint8_t *p = (const uint8_t *)buf;
+    int rc = ns_persist_parse(path, (const uint8_t *)buf, len, t, id, err, errlen);
+    OPENSSL_cleanse(buf, len);
+    free(buf);
+    return rc;
+}
+
+int ns_persist_parse(const char *path, const uint8_t *p, size_t len, struct ns_table *t,
+                     struct ns_identity *id, char *err, size_t errlen)
+{
     size_t pos = 0, entries = 0;
     int seen_header = 0, seen_end = 0, rc = -1;
     while (pos < len) {
@@ -153,7 +163,6 @@ int ns_persist_load(const char *path, struct ns_table *t, struct ns_identity *id
     }
     rc = 1;
 out:
-    free(buf);
     return rc;
 }
 

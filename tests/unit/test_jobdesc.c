@@ -133,12 +133,39 @@ static void test_truncated(void **state)
     tide_job_free(&j);
 }
 
+/* A short payload claiming a million ranks and app contexts is refused
+ * before the decoder allocates for them (48 MB of app contexts and 4 MB
+ * of rank map for 30 bytes of input, found by fuzz_jobdesc). */
+static void test_counts_beyond_payload(void **state)
+{
+    (void)state;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, 2);
+    tide_wire_put_u32(&w, 0);
+    tide_wire_put_str(&w, "tide.big");
+    tide_wire_put_u32(&w, 1u << 20); /* nprocs */
+    tide_wire_put_u32(&w, 0);
+    tide_wire_put_u32(&w, 0);
+    tide_wire_put_u32(&w, 1u << 20); /* napps */
+    tide_wire_put_u32(&w, 0);
+    tide_wire_finish(&w);
+    struct tide_rbuf r;
+    tide_wire_reader(&r, w.data + TIDE_WIRE_HEADER, w.len - TIDE_WIRE_HEADER);
+    struct tide_job d;
+    char err[256] = "";
+    assert_int_equal(tide_job_decode(&r, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "do not fit"));
+    assert_null(d.apps);
+    tide_wire_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_counts_beyond_payload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
