@@ -3,7 +3,9 @@
  * client with the PMIx server, builds each rank's environment (the job's
  * settings, -x variables, PMIx_server_setup_fork), and fork/execs it with
  * its working directory, its stdio pipes, and a pipe that tells whether the
- * exec succeeded. Also tearing jobs down (SIGTERM, then SIGKILL).
+ * exec succeeded, a batch of ranks per event-loop turn so that a kill
+ * request or a signal stops a long launch at once. Also tearing jobs down
+ * (SIGTERM, then SIGKILL) and forwarding SIGUSR1/SIGUSR2 to the ranks.
  */
 #include "tided.h"
 #include "argv.h"
@@ -199,6 +201,46 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     return 0;
 }
 
+/* Ranks started per event-loop turn: a fork and exec each, so a turn
+ * stays short and a kill request or a signal waits for one batch at most. */
+#define LAUNCH_BATCH 16
+
+static int start_one(struct djob *job, struct dproc *p, char *err, size_t errlen)
+{
+    pmix_status_t rc = PMIx_server_register_client(&p->pproc, getuid(), getgid(), p, NULL, NULL);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        snprintf(err, errlen, "PMIx_server_register_client(rank %d): %s", p->rank, PMIx_Error_string(rc));
+        return -1;
+    }
+    p->registered = true;
+    bool gets_stdin = p->rank == 0 && !(job->desc.flags & TIDE_JOB_SPAWNED);
+    return spawn_rank(job, p, gets_stdin, err, errlen);
+}
+
+static void launch_batch_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct djob *job = arg;
+    char err[512] = "";
+    int rc = 0;
+    if (job->launch_stop || tided.shutting_down) {
+        /* ended while it was starting: the rest never start */
+        TIDE_DEBUG(1, "launch of %s stopped after %d of %d local ranks", job->desc.nspace,
+                   job->launch_next, job->nlocal);
+        snprintf(err, sizeof err, "the launch was interrupted");
+        rc = 1;
+    }
+    for (int n = 0; rc == 0 && n < LAUNCH_BATCH && job->launch_next < job->nlocal; n++)
+        rc = start_one(job, &job->procs[job->launch_next++], err, sizeof err);
+    if (rc == 0 && job->launch_next < job->nlocal) {
+        event_active(job->launch_ev, EV_TIMEOUT, 0); /* the next batch, after other events */
+        return;
+    }
+    job->launching = false;
+    hub_launch_done(job, rc, err); /* may release the job */
+}
+
 int tided_launch(struct djob *job, char *err, size_t errlen)
 {
     if (register_nspace(job, err, errlen) != 0)
@@ -210,29 +252,15 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
         snprintf(err, errlen, "mkdir %s: %s", jobdir, strerror(errno));
         return -1;
     }
-    for (int i = 0; i < job->nlocal; i++) {
-        struct dproc *p = &job->procs[i];
-        pmix_status_t rc = PMIx_server_register_client(&p->pproc, getuid(), getgid(), p, NULL, NULL);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
-            snprintf(err, errlen, "PMIx_server_register_client(rank %d): %s", p->rank,
-                     PMIx_Error_string(rc));
-            return -1;
-        }
-        p->registered = true;
+    job->launch_ev = event_new(tided.base, -1, 0, launch_batch_cb, job);
+    if (!job->launch_ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    int failed = 0;
-    for (int i = 0; i < job->nlocal; i++) {
-        struct dproc *p = &job->procs[i];
-        bool gets_stdin = p->rank == 0 && !(job->desc.flags & TIDE_JOB_SPAWNED);
-        int rc = spawn_rank(job, p, gets_stdin, err, errlen);
-        if (rc < 0)
-            return -1;
-        if (rc > 0) {
-            failed = 1;
-            break; /* do not start the rest: the job cannot run */
-        }
-    }
-    return failed;
+    job->launching = true;
+    job->launch_next = 0;
+    event_active(job->launch_ev, EV_TIMEOUT, 0);
+    return 0;
 }
 
 static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -250,14 +278,35 @@ static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* Signals that are passed on to the ranks and end nothing by themselves
+ * (batch systems send them ahead of a time limit). */
+static bool is_forwarded_only(int sig)
+{
+    return sig == SIGUSR1 || sig == SIGUSR2;
+}
+
 void tided_kill_job(struct djob *job, int sig)
 {
+    if (is_forwarded_only(sig)) {
+        for (int i = 0; i < job->nlocal; i++) {
+            struct dproc *p = &job->procs[i];
+            /* once: to the rank's process group (itself and its children) */
+            if (!p->exited && p->pid > 0 && kill(-p->pid, sig) != 0)
+                kill(p->pid, sig);
+        }
+        return;
+    }
     for (int i = 0; i < job->nlocal; i++) {
         struct dproc *p = &job->procs[i];
         if (!p->exited && p->pid > 0) {
             kill(-p->pid, sig);
             kill(p->pid, sig);
         }
+    }
+    if (job->launching) {
+        /* the ranks not started yet never will be (launch_batch_cb) */
+        job->launch_stop = true;
+        event_active(job->launch_ev, EV_TIMEOUT, 0);
     }
     if (sig != SIGKILL && !job->killing) {
         job->killing = true;
@@ -296,6 +345,8 @@ void tided_job_release(struct djob *job)
         PMIx_server_deregister_nspace(job->desc.nspace, NULL, NULL);
     if (job->kill_timer)
         event_free(job->kill_timer);
+    if (job->launch_ev)
+        event_free(job->launch_ev);
     char jobdir[4200];
     snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
     tide_rmtree(jobdir);

@@ -156,8 +156,13 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
     struct mjob *job = NULL;
     if (status == 0) {
         struct job_parent parent = {pns, prank};
-        if (job_build(specs, (int)napps, &parent, &job, err, sizeof err) != 0)
+        if (job_build(specs, (int)napps, &parent, &job, err, sizeof err) != 0) {
             status = -1;
+        } else if (limits_check(job, err, sizeof err) != 0) {
+            job_discard(job);
+            job = NULL;
+            status = -1;
+        }
     }
     for (uint32_t a = 0; specs && a < napps; a++) {
         free((char *)specs[a].exe);
