@@ -54,7 +54,8 @@ int tide_session_dir_create(const char *base, const char *tag, char *out, size_t
     return 0;
 }
 
-/* Field 22 of /proc/PID/stat: the start time in clock ticks after boot. */
+/* Field 22 of /proc/PID/stat: the start time in clock ticks after boot.
+ * -1 with errno ENOENT if there is no such process, ESRCH if a zombie. */
 static int proc_start_time(long pid, unsigned long long *out)
 {
     char path[64], buf[1024];
@@ -69,6 +70,11 @@ static int proc_start_time(long pid, unsigned long long *out)
     if (!p)
         return -1;
     p++;
+    /* a zombie is dead, whether or not its parent has reaped it yet */
+    if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X')) {
+        errno = ESRCH;
+        return -1;
+    }
     /* after ')': field 3 (state) ... field 22 (starttime) */
     for (int field = 3; field < 22; field++) {
         p = strchr(p + 1, ' ');
@@ -138,7 +144,7 @@ static enum owner_state owner_state(const char *dir, const char *my_ns)
         return OWNER_ALIVE;
     unsigned long long now;
     if (proc_start_time(pid, &now) != 0)
-        return errno == ENOENT ? OWNER_DEAD : OWNER_ALIVE;
+        return errno == ENOENT || errno == ESRCH ? OWNER_DEAD : OWNER_ALIVE;
     return now == start ? OWNER_ALIVE : OWNER_DEAD; /* else the pid was reused */
 }
 

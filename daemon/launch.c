@@ -217,6 +217,14 @@ static int start_one(struct djob *job, struct dproc *p, char *err, size_t errlen
     return spawn_rank(job, p, gets_stdin, err, errlen);
 }
 
+/* A timer of zero, not event_active: an event activated from its own
+ * callback runs again before the loop looks at descriptors and signals. */
+static void launch_schedule(struct djob *job)
+{
+    struct timeval now = {0, 0};
+    evtimer_add(job->launch_ev, &now);
+}
+
 static void launch_batch_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
@@ -234,7 +242,7 @@ static void launch_batch_cb(evutil_socket_t fd, short what, void *arg)
     for (int n = 0; rc == 0 && n < LAUNCH_BATCH && job->launch_next < job->nlocal; n++)
         rc = start_one(job, &job->procs[job->launch_next++], err, sizeof err);
     if (rc == 0 && job->launch_next < job->nlocal) {
-        event_active(job->launch_ev, EV_TIMEOUT, 0); /* the next batch, after other events */
+        launch_schedule(job); /* the next batch, after other events */
         return;
     }
     job->launching = false;
@@ -252,14 +260,14 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
         snprintf(err, errlen, "mkdir %s: %s", jobdir, strerror(errno));
         return -1;
     }
-    job->launch_ev = event_new(tided.base, -1, 0, launch_batch_cb, job);
+    job->launch_ev = evtimer_new(tided.base, launch_batch_cb, job);
     if (!job->launch_ev) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     job->launching = true;
     job->launch_next = 0;
-    event_active(job->launch_ev, EV_TIMEOUT, 0);
+    launch_schedule(job);
     return 0;
 }
 
@@ -306,7 +314,7 @@ void tided_kill_job(struct djob *job, int sig)
     if (job->launching) {
         /* the ranks not started yet never will be (launch_batch_cb) */
         job->launch_stop = true;
-        event_active(job->launch_ev, EV_TIMEOUT, 0);
+        launch_schedule(job);
     }
     if (sig != SIGKILL && !job->killing) {
         job->killing = true;
