@@ -9,35 +9,35 @@ L_HELLO="$B/examples/hello"
 # -- item 8: limits checked before launching --
 tcase sec.launcher.huge-n -t 5 -rc 2 -err 'max_ranks_per_core=64' -- \
     $MPIEXEC -n 100000 true
-# the ranks-per-core cap holds even with --oversubscribe
-tcase sec.launcher.ranks-per-core -t 10 -rc 2 -err "on .*which has $L_CORES cores.*max_ranks_per_core" -- \
-    $MPIEXEC --oversubscribe -n $((L_CORES * 64 + 1)) true
-tcase sec.launcher.ranks-per-core-param -t 10 -rc 2 -err 'max_ranks_per_core=2 allows' -- \
-    $MPIEXEC --oversubscribe --param max_ranks_per_core=2 -n $((L_CORES * 2 + 1)) true
-tcase sec.launcher.ranks-per-core-ok -t 20 -out "rank $((L_CORES * 2 - 1)) of" -- \
-    $MPIEXEC --oversubscribe --param max_ranks_per_core=2 -n $((L_CORES * 2)) $L_HELLO
-# without oversubscription the slots are the limit
-tcase sec.launcher.no-oversubscribe -t 10 -rc 2 -err 'slots are free.*--oversubscribe' -- \
-    $MPIEXEC --no-oversubscribe -n $((L_CORES + 1)) true
-tcase sec.launcher.oversubscribe-16 -t 20 -out 'rank 15 of 16' -- \
-    $MPIEXEC --oversubscribe -n 16 $L_HELLO
-# open files: refused when the hard limit is too low, the soft one is raised
-tcase sec.launcher.fd-limit -t 10 -rc 2 -err 'open files.*RLIMIT_NOFILE.*is 60' -- \
-    sh -c "ulimit -n 60 && exec $MPIEXEC -n 8 $L_HELLO"
-tcase sec.launcher.fd-limit-raised -t 20 -out 'rank 7 of 8' -- \
-    sh -c "ulimit -n 256 && exec $MPIEXEC -n 8 $L_HELLO"
-tcase sec.launcher.fd-soft-limit -t 20 -out 'rank 7 of 8' -- \
-    sh -c "ulimit -Sn 60 && ulimit -Hn 4096 && exec $MPIEXEC -n 8 $L_HELLO"
+L_LIMIT="sh $S/tests/security/launcher_limit.sh"
+# the ranks-per-core cap holds even with --oversubscribe; 16 ranks are fine;
+# --no-oversubscribe makes the slots the limit
+tcase sec.launcher.ranks-per-core -t 20 -out 'within the limit: ran' -- \
+    $L_LIMIT "on .*which has $L_CORES cores.*max_ranks_per_core=64" \
+    "$MPIEXEC --oversubscribe -n $((L_CORES * 64 + 1)) true" \
+    "$MPIEXEC --oversubscribe -n 16 $L_HELLO | grep -q 'rank 15 of 16' &&
+     $MPIEXEC --no-oversubscribe -n $((L_CORES + 1)) true 2>&1 | grep -q 'slots are free.*--oversubscribe'"
+tcase sec.launcher.ranks-per-core-param -t 20 -out 'within the limit: ran' -- \
+    $L_LIMIT 'max_ranks_per_core=2 allows' \
+    "$MPIEXEC --oversubscribe --param max_ranks_per_core=2 -n $((L_CORES * 2 + 1)) true" \
+    "$MPIEXEC --oversubscribe --param max_ranks_per_core=2 -n $((L_CORES * 2)) $L_HELLO"
+# open files: refused when the hard limit is too low; a higher limit runs,
+# and a low soft limit under a high hard one is raised
+tcase sec.launcher.fd-limit -t 20 -out 'within the limit: ran' -- \
+    $L_LIMIT 'need about 96 open files.*RLIMIT_NOFILE.*is 60' \
+    "ulimit -n 60 && exec $MPIEXEC -n 8 $L_HELLO" \
+    "(ulimit -n 256 && exec $MPIEXEC -n 8 $L_HELLO) &&
+     (ulimit -Sn 40 && ulimit -Hn 4096 && exec $MPIEXEC -n 16 $L_HELLO)"
 # processes: RLIMIT_NPROC binds users other than root, so run as nobody
-if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null && id nobody > /dev/null 2>&1 &&
+if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null && command -v prlimit > /dev/null &&
+   id nobody > /dev/null 2>&1 &&
    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups test -x "$MPIEXEC"; then
-    L_NOBODY="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
-    tcase sec.launcher.nproc-limit -t 10 -rc 2 -err 'RLIMIT_NPROC, ulimit -u: 40' -- \
-        $L_NOBODY prlimit --nproc=40:40 -- $MPIEXEC -n 30 $L_HELLO
-    tcase sec.launcher.nproc-limit-ok -t 20 -out 'rank 3 of 4' -- \
-        $L_NOBODY prlimit --nproc=40:40 -- $MPIEXEC -n 4 $L_HELLO
+    L_NOBODY="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups prlimit --nproc=40:40 --"
+    tcase sec.launcher.nproc-limit -t 20 -out 'within the limit: ran' -- \
+        $L_LIMIT 'limit on processes of this user \(RLIMIT_NPROC, ulimit -u: 40' \
+        "$L_NOBODY $MPIEXEC -n 30 $L_HELLO" "$L_NOBODY $MPIEXEC -n 4 $L_HELLO"
 else
-    tskip sec.launcher.nproc-limit "needs root, setpriv and the user nobody"
+    tskip sec.launcher.nproc-limit "needs root, setpriv, prlimit and the user nobody"
 fi
 # shared-memory space of the session directory's file system
 if [ -z "$T_FILTER" ] || echo sec.launcher.shm-space | grep -Eq "$T_FILTER"; then
