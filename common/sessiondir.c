@@ -123,6 +123,25 @@ int tide_session_owner_write(const char *dir)
     return 0;
 }
 
+void tide_session_dir_remove_if_unused(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    bool other = false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && strcmp(e->d_name, "owner") != 0)
+            other = true;
+    closedir(d);
+    if (other)
+        return;
+    char path[4200];
+    if (snprintf(path, sizeof path, "%s/owner", dir) < (int)sizeof path)
+        unlink(path);
+    rmdir(dir);
+}
+
 enum owner_state { OWNER_NONE, OWNER_DEAD, OWNER_ALIVE };
 
 /* The state of the owner recorded in dir/owner. An unreadable or foreign

@@ -24,6 +24,10 @@ const char *tide_session_dir_base(const char *base);
  * its own subdirectory. Returns 0 or -1 with errno set. */
 int tide_session_owner_write(const char *dir);
 
+/* Remove dir if nothing is left in it but its owner record (what the
+ * last daemon of a session whose mpiexec is gone does). */
+void tide_session_dir_remove_if_unused(const char *dir);
+
 /* Remove the session directories of this user under base whose every
  * recorded owner is dead (pid gone, or reused: its start time differs).
  * Kept: directories of other users, without an owner record, with an

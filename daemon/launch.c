@@ -267,7 +267,9 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
     }
     job->launching = true;
     job->launch_next = 0;
-    launch_schedule(job);
+    /* the first batch at once: it holds local rank 0, which is rank 0 when
+     * that gets stdin, so stdin mpiexec sends next finds it started */
+    launch_batch_cb(-1, EV_TIMEOUT, job);
     return 0;
 }
 

@@ -59,7 +59,7 @@ static void final_exit(void)
     tide_rmtree(tided.session_dir);
     /* mpiexec is gone and cannot clean up: the last daemon removes its directory */
     if (tided.hub_lost)
-        rmdir(tided.universe_dir);
+        tide_session_dir_remove_if_unused(tided.universe_dir);
     TIDE_DEBUG(1, "exiting");
     exit(exit_status);
 }
