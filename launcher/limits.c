@@ -136,8 +136,13 @@ int limits_check(const struct mjob *job, char *err, size_t errlen)
             if (rl.rlim_max == RLIM_INFINITY || (long)rl.rlim_max >= need) {
                 /* the hard limit allows it: raise ours (tided inherits it) */
                 rl.rlim_cur = (rlim_t)need;
-                if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+                if (setrlimit(RLIMIT_NOFILE, &rl) == 0) {
+                    /* daemons already running (a spawn) get it too */
+                    for (int n = 0; mx.daemons && n < mx.nnodes; n++)
+                        if (mx.daemons[n].pid > 0)
+                            prlimit(mx.daemons[n].pid, RLIMIT_NOFILE, &rl, NULL);
                     goto fds_ok;
+                }
             }
             snprintf(err, errlen,
                      "%ld processes on %s need about %ld open files in its tided (%d per rank "

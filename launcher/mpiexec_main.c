@@ -211,6 +211,10 @@ static int setup_nodes(char *err, size_t errlen)
 int main(int argc, char **argv)
 {
     char err[1024];
+    /* forwarded to the ranks once they run (forward_signal_cb); until then
+     * they must not end mpiexec */
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     if (mpiexec_parse(argc, argv, &mx.opts, err, sizeof err, env_lookup) != 0) {
         fprintf(stderr, "mpiexec: %s\n", err);
         return 2;
