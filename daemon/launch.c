@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -201,9 +202,19 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     return 0;
 }
 
-/* Ranks started per event-loop turn: a fork and exec each, so a turn
- * stays short and a kill request or a signal waits for one batch at most. */
+/* Ranks started per event-loop turn (a fork and exec each), and how long
+ * a turn may take at most (a fork of a big daemon, under a sanitizer for
+ * instance, can take milliseconds): a kill request or a signal waits for
+ * one short batch at most. */
 #define LAUNCH_BATCH 16
+#define LAUNCH_TURN_NS (20 * 1000 * 1000)
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static int start_one(struct djob *job, struct dproc *p, char *err, size_t errlen)
 {
@@ -239,8 +250,12 @@ static void launch_batch_cb(evutil_socket_t fd, short what, void *arg)
         snprintf(err, sizeof err, "the launch was interrupted");
         rc = 1;
     }
-    for (int n = 0; rc == 0 && n < LAUNCH_BATCH && job->launch_next < job->nlocal; n++)
+    int64_t turn_end = now_ns() + LAUNCH_TURN_NS;
+    for (int n = 0; rc == 0 && n < LAUNCH_BATCH && job->launch_next < job->nlocal; n++) {
+        if (n > 0 && now_ns() > turn_end)
+            break;
         rc = start_one(job, &job->procs[job->launch_next++], err, sizeof err);
+    }
     if (rc == 0 && job->launch_next < job->nlocal) {
         launch_schedule(job); /* the next batch, after other events */
         return;

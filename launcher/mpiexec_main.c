@@ -297,6 +297,12 @@ int main(int argc, char **argv)
     if (limits_check(job, err, sizeof err) != 0) {
         fprintf(stderr, "mpiexec: %s\n", err);
         tide_rmtree(mx.session_dir);
+        job_discard(job);
+        mpiexec_opts_free(&mx.opts);
+        tide_argv_free(mx.hosts);
+        free(mx.slots);
+        free(mx.used);
+        tide_config_reset();
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
