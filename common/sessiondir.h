@@ -14,4 +14,25 @@ int tide_session_dir_create(const char *base, const char *tag, char *out, size_t
 /* Remove a directory tree (best effort). Refuses paths without "tide". */
 void tide_rmtree(const char *path);
 
+/* The base directory session directories go in (base as configured, or
+ * the default when NULL/empty). */
+const char *tide_session_dir_base(const char *base);
+
+/* Record the calling process as an owner of dir: the file dir/owner holds
+ * its pid, its start time (from /proc/PID/stat) and its pid namespace.
+ * tide_session_dir_create records the creator; a daemon records itself in
+ * its own subdirectory. Returns 0 or -1 with errno set. */
+int tide_session_owner_write(const char *dir);
+
+/* Remove dir if nothing is left in it but its owner record (what the
+ * last daemon of a session whose mpiexec is gone does). */
+void tide_session_dir_remove_if_unused(const char *dir);
+
+/* Remove the session directories of this user under base whose every
+ * recorded owner is dead (pid gone, or reused: its start time differs).
+ * Kept: directories of other users, without an owner record, with an
+ * owner alive or in another pid namespace (whose pids cannot be checked
+ * from here), and skip (if not NULL). Returns how many were removed. */
+int tide_session_dirs_clean_stale(const char *base, const char *skip);
+
 #endif

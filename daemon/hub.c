@@ -16,6 +16,8 @@
 
 static void send_launched(uint32_t jobid, int status, const char *msg)
 {
+    if (!tided.hub)
+        return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_LAUNCHED);
     tide_wire_put_u32(&w, jobid);
@@ -113,7 +115,12 @@ static void on_launch(struct tide_rbuf *r)
     }
     djob_add(job);
     TIDE_DEBUG(1, "launching %s: %d ranks here of %d", job->desc.nspace, job->nlocal, job->desc.nprocs);
-    int rc = tided_launch(job, err, sizeof err);
+    if (tided_launch(job, err, sizeof err) != 0)
+        hub_launch_done(job, -1, err);
+}
+
+void hub_launch_done(struct djob *job, int rc, const char *err)
+{
     send_launched(job->desc.jobid, rc, rc ? err : NULL);
     if (rc != 0) {
         /* ranks that never started count as exited, so the job can end */
@@ -125,7 +132,8 @@ static void on_launch(struct tide_rbuf *r)
                 hub_send_exit(p, TIDE_EXIT_EXEC_FAILED, 0);
             }
         }
-        tided_kill_job(job, SIGKILL);
+        if (!job->killing)
+            tided_kill_job(job, SIGKILL);
     }
     tided_maybe_exit();
 }

@@ -3,7 +3,9 @@
  * client with the PMIx server, builds each rank's environment (the job's
  * settings, -x variables, PMIx_server_setup_fork), and fork/execs it with
  * its working directory, its stdio pipes, and a pipe that tells whether the
- * exec succeeded. Also tearing jobs down (SIGTERM, then SIGKILL).
+ * exec succeeded, a batch of ranks per event-loop turn so that a kill
+ * request or a signal stops a long launch at once. Also tearing jobs down
+ * (SIGTERM, then SIGKILL) and forwarding SIGUSR1/SIGUSR2 to the ranks.
  */
 #include "tided.h"
 #include "argv.h"
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -199,6 +202,68 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     return 0;
 }
 
+/* Ranks started per event-loop turn (a fork and exec each), and how long
+ * a turn may take at most (a fork of a big daemon, under a sanitizer for
+ * instance, can take milliseconds): a kill request or a signal waits for
+ * one short batch at most. */
+#define LAUNCH_BATCH 16
+#define LAUNCH_TURN_NS (20 * 1000 * 1000)
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int start_one(struct djob *job, struct dproc *p, char *err, size_t errlen)
+{
+    pmix_status_t rc = PMIx_server_register_client(&p->pproc, getuid(), getgid(), p, NULL, NULL);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        snprintf(err, errlen, "PMIx_server_register_client(rank %d): %s", p->rank, PMIx_Error_string(rc));
+        return -1;
+    }
+    p->registered = true;
+    bool gets_stdin = p->rank == 0 && !(job->desc.flags & TIDE_JOB_SPAWNED);
+    return spawn_rank(job, p, gets_stdin, err, errlen);
+}
+
+/* A timer of zero, not event_active: an event activated from its own
+ * callback runs again before the loop looks at descriptors and signals. */
+static void launch_schedule(struct djob *job)
+{
+    struct timeval now = {0, 0};
+    evtimer_add(job->launch_ev, &now);
+}
+
+static void launch_batch_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct djob *job = arg;
+    char err[512] = "";
+    int rc = 0;
+    if (job->launch_stop || tided.shutting_down) {
+        /* ended while it was starting: the rest never start */
+        TIDE_DEBUG(1, "launch of %s stopped after %d of %d local ranks", job->desc.nspace,
+                   job->launch_next, job->nlocal);
+        snprintf(err, sizeof err, "the launch was interrupted");
+        rc = 1;
+    }
+    int64_t turn_end = now_ns() + LAUNCH_TURN_NS;
+    for (int n = 0; rc == 0 && n < LAUNCH_BATCH && job->launch_next < job->nlocal; n++) {
+        if (n > 0 && now_ns() > turn_end)
+            break;
+        rc = start_one(job, &job->procs[job->launch_next++], err, sizeof err);
+    }
+    if (rc == 0 && job->launch_next < job->nlocal) {
+        launch_schedule(job); /* the next batch, after other events */
+        return;
+    }
+    job->launching = false;
+    hub_launch_done(job, rc, err); /* may release the job */
+}
+
 int tided_launch(struct djob *job, char *err, size_t errlen)
 {
     if (register_nspace(job, err, errlen) != 0)
@@ -210,29 +275,17 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
         snprintf(err, errlen, "mkdir %s: %s", jobdir, strerror(errno));
         return -1;
     }
-    for (int i = 0; i < job->nlocal; i++) {
-        struct dproc *p = &job->procs[i];
-        pmix_status_t rc = PMIx_server_register_client(&p->pproc, getuid(), getgid(), p, NULL, NULL);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
-            snprintf(err, errlen, "PMIx_server_register_client(rank %d): %s", p->rank,
-                     PMIx_Error_string(rc));
-            return -1;
-        }
-        p->registered = true;
+    job->launch_ev = evtimer_new(tided.base, launch_batch_cb, job);
+    if (!job->launch_ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    int failed = 0;
-    for (int i = 0; i < job->nlocal; i++) {
-        struct dproc *p = &job->procs[i];
-        bool gets_stdin = p->rank == 0 && !(job->desc.flags & TIDE_JOB_SPAWNED);
-        int rc = spawn_rank(job, p, gets_stdin, err, errlen);
-        if (rc < 0)
-            return -1;
-        if (rc > 0) {
-            failed = 1;
-            break; /* do not start the rest: the job cannot run */
-        }
-    }
-    return failed;
+    job->launching = true;
+    job->launch_next = 0;
+    /* the first batch at once: it holds local rank 0, which is rank 0 when
+     * that gets stdin, so stdin mpiexec sends next finds it started */
+    launch_batch_cb(-1, EV_TIMEOUT, job);
+    return 0;
 }
 
 static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -250,14 +303,35 @@ static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* Signals that are passed on to the ranks and end nothing by themselves
+ * (batch systems send them ahead of a time limit). */
+static bool is_forwarded_only(int sig)
+{
+    return sig == SIGUSR1 || sig == SIGUSR2;
+}
+
 void tided_kill_job(struct djob *job, int sig)
 {
+    if (is_forwarded_only(sig)) {
+        for (int i = 0; i < job->nlocal; i++) {
+            struct dproc *p = &job->procs[i];
+            /* once: to the rank's process group (itself and its children) */
+            if (!p->exited && p->pid > 0 && kill(-p->pid, sig) != 0)
+                kill(p->pid, sig);
+        }
+        return;
+    }
     for (int i = 0; i < job->nlocal; i++) {
         struct dproc *p = &job->procs[i];
         if (!p->exited && p->pid > 0) {
             kill(-p->pid, sig);
             kill(p->pid, sig);
         }
+    }
+    if (job->launching) {
+        /* the ranks not started yet never will be (launch_batch_cb) */
+        job->launch_stop = true;
+        launch_schedule(job);
     }
     if (sig != SIGKILL && !job->killing) {
         job->killing = true;
@@ -296,6 +370,8 @@ void tided_job_release(struct djob *job)
         PMIx_server_deregister_nspace(job->desc.nspace, NULL, NULL);
     if (job->kill_timer)
         event_free(job->kill_timer);
+    if (job->launch_ev)
+        event_free(job->launch_ev);
     char jobdir[4200];
     snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
     tide_rmtree(jobdir);

@@ -58,6 +58,10 @@ struct djob {
     bool registered;
     bool killing;
     struct event *kill_timer;
+    struct event *launch_ev; /* starts the next batch of ranks */
+    int launch_next;         /* index of the next local rank to start */
+    bool launching;          /* ranks are still being started */
+    bool launch_stop;        /* the job was killed: start no more */
     struct djob *next;
 };
 
@@ -87,6 +91,10 @@ void djob_add(struct djob *job);
 void djob_remove(struct djob *job);
 
 /* launch.c */
+/* Starts the job's local ranks a batch per event-loop turn (so signals
+ * and kill requests are handled during a long launch). Returns -1 with
+ * err if the job cannot start at all; otherwise 0, and the outcome is
+ * given to hub_launch_done once every rank started or the launch ended. */
 int tided_launch(struct djob *job, char *err, size_t errlen);
 void tided_kill_job(struct djob *job, int sig);
 void tided_kill_all(int sig);
@@ -108,6 +116,9 @@ void hub_send_exit(struct dproc *p, int how, int code);
 void hub_send_abort(struct dproc *p, int status, const char *msg);
 void hub_send_io(struct dproc *p, int stream, const void *data, size_t len);
 void hub_send_notice(struct djob *job, int rank, const char *msg);
+/* Report the end of a job's launch (rc 0: every local rank started);
+ * ranks that never started count as exited. */
+void hub_launch_done(struct djob *job, int rc, const char *err);
 
 /* pmix_host.c: the PMIx server module */
 int pmix_host_init(char *err, size_t errlen);

@@ -59,7 +59,7 @@ static void final_exit(void)
     tide_rmtree(tided.session_dir);
     /* mpiexec is gone and cannot clean up: the last daemon removes its directory */
     if (tided.hub_lost)
-        rmdir(tided.universe_dir);
+        tide_session_dir_remove_if_unused(tided.universe_dir);
     TIDE_DEBUG(1, "exiting");
     exit(exit_status);
 }
@@ -156,9 +156,15 @@ int main(int argc, char **argv)
         tide_error("cannot make %s: %s", tided.session_dir, strerror(errno));
         return 1;
     }
+    /* so a job that outlives us by kill -9 can be told dead (sessiondir.h) */
+    tide_session_owner_write(tided.session_dir);
     snprintf(tided.pmix_dir, sizeof tided.pmix_dir, "%s/pmix", tided.session_dir);
     mkdir(tided.pmix_dir, 0700);
     signal(SIGPIPE, SIG_IGN);
+    /* batch systems signal every process of a job before its time limit:
+     * mpiexec forwards these to the ranks; the daemon must not die of them */
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
 
     evthread_use_pthreads();

@@ -37,7 +37,19 @@ void mpiexec_usage(FILE *f)
           "  --show-params            list every parameter, its value and its origin\n"
           "  -v, --verbose            log what the runtime does (repeat for more)\n"
           "  --version                print the version\n"
-          "  -h, --help               this text\n",
+          "  -h, --help               this text\n"
+          "\n"
+          "Signals: SIGINT, SIGTERM and SIGHUP end the job (the ranks get SIGTERM, then\n"
+          "SIGKILL; a second one kills at once), also while it is being launched.\n"
+          "SIGUSR1 and SIGUSR2 are forwarded to every rank and the job goes on (batch\n"
+          "systems send them ahead of a time limit); tided ignores them.\n"
+          "\n"
+          "Limits checked before launching (the job is refused, status 2): at most\n"
+          "max_ranks_per_core ranks per core (default 64, also with --oversubscribe;\n"
+          "--param max_ranks_per_core=0 lifts it), the slots with --no-oversubscribe,\n"
+          "the user's process limit (ulimit -u), open files (ulimit -n: about 4 per\n"
+          "rank; a soft limit below the hard one is raised), and the free space where\n"
+          "session directories go (--param tmpdir=DIR) for shared-memory rings.\n",
           f);
 }
 

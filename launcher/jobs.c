@@ -184,6 +184,15 @@ fail:
     return -1;
 }
 
+void job_discard(struct mjob *job)
+{
+    for (int k = 0; k < job->desc.nprocs; k++)
+        mx.used[job->desc.rank_node[k]]--;
+    free(job->ranks);
+    tide_job_free(&job->desc);
+    free(job);
+}
+
 int job_build_primary(struct mjob **out, char *err, size_t errlen)
 {
     struct job_app_spec *specs = calloc((size_t)mx.opts.napps, sizeof *specs);

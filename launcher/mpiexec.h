@@ -79,7 +79,7 @@ struct mpiexec {
     bool shutting_down;
     int user_signals;
     struct event *timeout_ev, *stdin_ev, *failsafe_ev;
-    struct event *sig_int, *sig_term, *sig_hup, *sig_chld;
+    struct event *sig_int, *sig_term, *sig_hup, *sig_chld, *sig_usr1, *sig_usr2;
     bool stdin_done;
 };
 
@@ -116,11 +116,17 @@ struct job_parent {
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen);
 int job_build_primary(struct mjob **out, char *err, size_t errlen);
+/* Drop a job that was built but not launched (its slots are freed). */
+void job_discard(struct mjob *job);
 int job_resolve_exe(const char *name, const char *wdir, const char *search, char *out, size_t outlen,
                     char *err, size_t errlen);
 int job_check_wdir(const char *wdir, char *err, size_t errlen);
 int job_launch(struct mjob *job);
 bool jobs_all_done(void);
+
+/* limits.c: 0 if this machine can hold the job (just built, so mx.used
+ * counts it); else -1 and a message naming the limit in err. */
+int limits_check(const struct mjob *job, char *err, size_t errlen);
 
 /* spawn.c */
 void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r);

@@ -1,7 +1,8 @@
 /*
  * mpiexec_main.c: mpiexec's entry point and the life of a run: options and
  * configuration, the session directory, starting the daemons, launching
- * the job, signals and --timeout, ending the job early when a rank fails,
+ * the job, signals (SIGINT, SIGTERM, SIGHUP end the job; SIGUSR1 and
+ * SIGUSR2 are forwarded to every rank) and --timeout, ending the job early when a rank fails,
  * and the exit status.
  */
 #include "mpiexec.h"
@@ -125,6 +126,14 @@ static void user_signal_cb(evutil_socket_t sig, short what, void *arg)
     }
 }
 
+static void forward_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    (void)arg;
+    TIDE_DEBUG(1, "signal %d: forwarding it to every rank", (int)sig);
+    daemons_kill_jobs((int)sig);
+}
+
 static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 {
     (void)sig;
@@ -202,6 +211,10 @@ static int setup_nodes(char *err, size_t errlen)
 int main(int argc, char **argv)
 {
     char err[1024];
+    /* forwarded to the ranks once they run (forward_signal_cb); until then
+     * they must not end mpiexec */
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     if (mpiexec_parse(argc, argv, &mx.opts, err, sizeof err, env_lookup) != 0) {
         fprintf(stderr, "mpiexec: %s\n", err);
         return 2;
@@ -273,9 +286,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "mpiexec: cannot find the node daemon %s\n", mx.tided_path);
         return 1;
     }
+    /* session directories of this user's jobs whose processes were killed */
+    int stale = tide_session_dirs_clean_stale(tide_config_get("tmpdir"), NULL);
+    if (stale > 0)
+        TIDE_DEBUG(1, "removed %d session directories of jobs that are gone", stale);
     if (tide_session_dir_create(tide_config_get("tmpdir"), "run", mx.session_dir, sizeof mx.session_dir) != 0) {
         fprintf(stderr, "mpiexec: cannot make a session directory: %s\n", strerror(errno));
         return 1;
+    }
+    if (limits_check(job, err, sizeof err) != 0) {
+        fprintf(stderr, "mpiexec: %s\n", err);
+        tide_rmtree(mx.session_dir);
+        job_discard(job);
+        mpiexec_opts_free(&mx.opts);
+        tide_argv_free(mx.hosts);
+        free(mx.slots);
+        free(mx.used);
+        tide_config_reset();
+        return 2;
     }
     signal(SIGPIPE, SIG_IGN);
     mx.base = event_base_new();
@@ -287,6 +315,11 @@ int main(int argc, char **argv)
     event_add(mx.sig_term, NULL);
     event_add(mx.sig_hup, NULL);
     event_add(mx.sig_chld, NULL);
+    /* batch systems send these ahead of the time limit: the ranks get them */
+    mx.sig_usr1 = evsignal_new(mx.base, SIGUSR1, forward_signal_cb, NULL);
+    mx.sig_usr2 = evsignal_new(mx.base, SIGUSR2, forward_signal_cb, NULL);
+    event_add(mx.sig_usr1, NULL);
+    event_add(mx.sig_usr2, NULL);
     if (daemons_start(err, sizeof err) != 0) {
         fprintf(stderr, "mpiexec: %s\n", err);
         mx.exit_status = 1;

@@ -107,8 +107,13 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
     struct mjob *job = NULL;
     if (status == 0) {
         struct job_parent parent = {req.parent_nspace, req.parent_rank};
-        if (job_build(specs, (int)napps, &parent, &job, err, sizeof err) != 0)
+        if (job_build(specs, (int)napps, &parent, &job, err, sizeof err) != 0) {
             status = -1;
+        } else if (limits_check(job, err, sizeof err) != 0) {
+            job_discard(job);
+            job = NULL;
+            status = -1;
+        }
     }
     spawn_request_free(&req);
     if (status != 0) {

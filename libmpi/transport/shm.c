@@ -30,6 +30,7 @@
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
 #include "datatype/datatype.h"
+#include "shmseg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,7 @@ extern struct tide_transport tide_shm_transport;
 
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
 #define SEG_VERSION 3 /* 3: producer-guarded rings (the consumer writes none), short eager headers */
-#define AREA_CTRL 4096u
+#define AREA_CTRL TIDE_SHM_AREA_CTRL
 #define MAX_INBOUND 4096
 
 struct seg_header {
@@ -62,7 +63,7 @@ struct seg_header {
     _Alignas(64) _Atomic int sleeping;        /* the owner sleeps on its doorbell */
 };
 
-#define SEG_AREAS_OFFSET 4096u
+#define SEG_AREAS_OFFSET TIDE_SHM_SEG_HEADER
 
 struct shm_peer {
     struct shm_peer *next; /* every segment we have mapped */
@@ -121,14 +122,15 @@ int tide_shm_init(char *err, size_t errlen)
     /* when ranks outnumber cores a rendezvous costs a wait for the
      * receiver to be scheduled: longer eager messages, and rings to hold
      * several of them */
-    uint64_t ring = tide.oversubscribed ? tide.tuning.shm_ring_size_oversub : tide.tuning.shm_ring_size;
-    if (tide.local_size > 64 && ring > 65536)
-        ring = 65536;
-    ring = 1ull << tide_ring_log2(ring < 16384 ? 16384 : ring);
+    /* the slots are capped (shmseg.h): a segment does not grow with the job */
+    struct tide_shm_layout lay;
+    tide_shm_layout(tide.local_size,
+                    tide.oversubscribed ? tide.tuning.shm_ring_size_oversub : tide.tuning.shm_ring_size, &lay);
+    uint64_t ring = lay.ring_size;
     me.ring_size = ring;
-    me.nslots = tide.local_size + 64 > 128 ? tide.local_size + 64 : 128;
-    uint64_t area_size = AREA_CTRL + ring;
-    me.len = SEG_AREAS_OFFSET + (size_t)me.nslots * area_size;
+    me.nslots = lay.nslots;
+    uint64_t area_size = lay.area_size;
+    me.len = (size_t)lay.len;
     snprintf(me.path, sizeof me.path, "%s/shm-%u-%d", tide.session_dir, tide.rank, (int)getpid());
     int fd = open(me.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
