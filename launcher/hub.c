@@ -62,8 +62,10 @@ static void on_launched(struct mdaemon *d, struct tide_rbuf *r)
             fprintf(stderr, "mpiexec: %s (on %s)\n", msg ? msg : "launch failed", d->host);
         mpiexec_end_job(END_LAUNCH_FAILED, msg && strstr(msg, "cannot execute") ? 127 : 1);
     }
-    if (job)
+    if (job) {
         spawn_launch_report(job);
+        jobs_release_if_done(job);
+    }
     free(msg);
 }
 
@@ -113,6 +115,7 @@ static void on_exit_msg(struct tide_rbuf *r)
             mx.used[job->desc.rank_node[k]]--;
     }
     if (job->launch_failed && (job->desc.flags & TIDE_JOB_SPAWNED)) {
+        jobs_release_if_done(job);
         mpiexec_check_done(); /* a spawn that failed: its parent was told */
         return;
     }
@@ -143,6 +146,7 @@ static void on_exit_msg(struct tide_rbuf *r)
     }
     if (jobid == 0 && rank == 0)
         stdin_stop();
+    jobs_release_if_done(job);
     mpiexec_check_done();
 }
 

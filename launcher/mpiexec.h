@@ -121,6 +121,7 @@ int job_resolve_exe(const char *name, const char *wdir, const char *search, char
 int job_check_wdir(const char *wdir, char *err, size_t errlen);
 int job_launch(struct mjob *job);
 bool jobs_all_done(void);
+void jobs_release_if_done(struct mjob *job);
 
 /* spawn.c */
 void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r);

@@ -8,6 +8,8 @@
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
+#include <stdlib.h>
+
 void tide_dpm_forget(struct tide_proc *p)
 {
     for (int i = 0; i < tide_ntransports; i++)
@@ -15,6 +17,10 @@ void tide_dpm_forget(struct tide_proc *p)
             tide_transport_list[i]->forget(p);
     p->tx = NULL;
     p->msg_max = 0;
+    /* its card too (fetched again should it be met again) */
+    free(p->card);
+    p->card = NULL;
+    p->card_len = 0;
 }
 
 void tide_dpm_finalize(void)
