@@ -162,6 +162,27 @@ static void on_kill(const struct tide_ctl_msg *m)
         tided_kill_job(job, sig);
 }
 
+/* mpiexec: a job has ended everywhere. A namespace registered here only
+ * for reference (no local rank) is released now; one with local ranks is
+ * released as soon as their output is drained (tided_maybe_exit). */
+static void on_job_ended(struct tide_rbuf *r)
+{
+    char *ns = tide_wire_get_str(r);
+    if (!ns || !tide_wire_done(r)) {
+        free(ns);
+        tide_error("malformed job-ended message from mpiexec");
+        return;
+    }
+    struct djob *job = djob_find(ns);
+    free(ns);
+    if (job && job->nlocal == 0 && !tided.shutting_down) {
+        TIDE_DEBUG(2, "job %s ended: releasing its namespace", job->desc.nspace);
+        djob_remove(job);
+        tided_job_release(job);
+    }
+    tided_maybe_exit();
+}
+
 static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
 {
     (void)ch;
@@ -171,6 +192,7 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_SHUTDOWN: tided_shutdown(0); return;
     case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(r); return;
     case TIDE_CTL_NAME_RESULT: dpm_name_result(r); return;
+    case TIDE_CTL_JOB_ENDED: on_job_ended(r); return;
     case TIDE_CTL_STDIN:
     case TIDE_CTL_KILL:
     case TIDE_CTL_FENCE_RELEASE:

@@ -189,12 +189,29 @@ static pmix_status_t up_direct_modex(const pmix_proc_t *proc, const pmix_info_t 
     return PMIX_SUCCESS;
 }
 
+/* ---- disconnect ----
+ * libmpi disconnects from the namespaces of an intercommunicator it has
+ * disconnected (after its own barrier over both groups), so that libpmix
+ * drops their job data; nothing is left to synchronise across daemons. */
+static pmix_status_t up_disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                   size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)procs;
+    (void)nprocs;
+    (void)info;
+    (void)ninfo;
+    (void)cbfunc;
+    (void)cbdata;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 static pmix_server_module_t tided_module = {
     .client_connected = up_client_connected,
     .client_finalized = up_client_finalized,
     .abort = up_abort,
     .fence_nb = up_fence_nb,
     .direct_modex = up_direct_modex,
+    .disconnect = up_disconnect,
 };
 
 int pmix_host_init(char *err, size_t errlen)
@@ -208,6 +225,10 @@ int pmix_host_init(char *err, size_t errlen)
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_NSPACE, nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
     dpm_host_register(&tided_module);
+    /* the ranks store job data in the hash component only (launch.c): the
+     * shared-memory stores would only cost the daemon a lock segment per
+     * namespace that libpmix never gives back */
+    setenv("PMIX_MCA_gds", "hash", 0);
     /* libpmix's listen() inside PMIx_server_init is taken over by the gate */
     double auth_timeout = strtod(tide_config_get("auth_timeout"), NULL);
     pmix_gate_arm(auth_timeout > 0 ? (int)(auth_timeout * 1000) : 3000, (int)tide_config_int("auth_max_pending"));

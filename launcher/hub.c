@@ -59,8 +59,10 @@ static void on_launched(struct mdaemon *d, const struct tide_ctl_msg *m)
             fprintf(stderr, "mpiexec: %s (on %s)\n", msg ? msg : "launch failed", d->host);
         mpiexec_end_job(END_LAUNCH_FAILED, msg && strstr(msg, "cannot execute") ? 127 : 1);
     }
-    if (job)
+    if (job) {
         spawn_launch_report(job);
+        jobs_release_if_done(job);
+    }
 }
 
 static void on_io(const struct tide_ctl_msg *m)
@@ -100,6 +102,7 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
             mx.used[job->desc.rank_node[k]]--;
     }
     if (job->launch_failed && (job->desc.flags & TIDE_JOB_SPAWNED)) {
+        jobs_release_if_done(job);
         mpiexec_check_done(); /* a spawn that failed: its parent was told */
         return;
     }
@@ -130,6 +133,7 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
     }
     if (jobid == 0 && rank == 0)
         stdin_stop();
+    jobs_release_if_done(job);
     mpiexec_check_done();
 }
 

@@ -238,3 +238,32 @@ bool jobs_all_done(void)
             return false;
     return true;
 }
+
+/* A spawned job that has ended everywhere and whose parent has its
+ * answer is forgotten, here and by every daemon (JOB_ENDED): a program
+ * that spawns and disconnects in a loop leaves nothing behind. The first
+ * job stays to the end (its ranks' statuses make mpiexec's). */
+void jobs_release_if_done(struct mjob *job)
+{
+    if (job->desc.jobid == 0 || !job->ended || job->spawn_daemon || job->launch_reports < mx.nnodes)
+        return;
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *dm = &mx.daemons[n];
+        if (!dm->ch)
+            continue;
+        struct tide_wbuf w;
+        tide_wire_begin(&w, TIDE_CTL_JOB_ENDED);
+        tide_wire_put_str(&w, job->desc.nspace);
+        tide_channel_send(dm->ch, &w);
+    }
+    for (struct mjob **pp = &mx.jobs; *pp; pp = &(*pp)->next)
+        if (*pp == job) {
+            *pp = job->next;
+            break;
+        }
+    TIDE_DEBUG(2, "spawned job %s ended: released", job->desc.nspace);
+    tide_job_free(&job->desc);
+    free(job->ranks);
+    free(job->launch_error);
+    free(job);
+}

@@ -123,6 +123,7 @@ int job_resolve_exe(const char *name, const char *wdir, const char *search, char
 int job_check_wdir(const char *wdir, char *err, size_t errlen);
 int job_launch(struct mjob *job);
 bool jobs_all_done(void);
+void jobs_release_if_done(struct mjob *job);
 
 /* limits.c: 0 if this machine can hold the job (just built, so mx.used
  * counts it); else -1 and a message naming the limit in err. */

@@ -15,6 +15,7 @@
 #include "runtime/proc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A barrier over an intercommunicator: local barrier, leaders swap, local barrier. */
 static int inter_barrier(struct tide_comm *c)
@@ -56,6 +57,19 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     if (rc)
         return tide_raise_comm(c, rc);
     tide_dpm_clear_parent(c);
+    if (c->is_inter) {
+        /* both groups, in the same order on both sides */
+        struct tide_group *lo = c->group, *re = c->remote_group;
+        bool low_first = lo->size && re->size && tide_proc_cmp(lo->procs[0], re->procs[0]) < 0;
+        struct tide_group *a = low_first ? lo : re, *b = low_first ? re : lo;
+        struct tide_proc **all = malloc((size_t)(a->size + b->size) * sizeof *all);
+        if (all) {
+            memcpy(all, a->procs, (size_t)a->size * sizeof *all);
+            memcpy(all + a->size, b->procs, (size_t)b->size * sizeof *all);
+            tide_dpm_forget_nspaces(all, a->size + b->size);
+            free(all);
+        }
+    }
     /* processes of the other side that nothing else uses any more */
     int n = c->is_inter ? c->remote_group->size : 0;
     struct tide_proc **gone = n ? malloc((size_t)n * sizeof *gone) : NULL;

@@ -54,6 +54,9 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
 void tide_dpm_set_card(struct tide_proc *p, const char *card);
 /* Drop transport state kept for p (after MPI_Comm_disconnect). */
 void tide_dpm_forget(struct tide_proc *p);
+/* Let the runtime drop what it keeps about the namespaces of procs other
+ * than ours (every process in procs calls it with the same list). */
+void tide_dpm_forget_nspaces(struct tide_proc *const *procs, int n);
 
 /* Spawned side: connect to the parent during MPI_Init. */
 int tide_dpm_init_child(void);

@@ -30,6 +30,7 @@
 #include "transport/shm_ring.h"
 #include "transport/transport.h"
 #include "datatype/datatype.h"
+#include "params.h"
 #include "shmseg.h"
 
 #include <errno.h>
@@ -39,6 +40,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -100,6 +102,10 @@ static struct {
     struct inbound *in;
     int nin;
     bool *tracked;
+    uid_t uid;                   /* doorbell datagrams from other uids are dropped */
+    unsigned long bell_dropped;  /* how many were */
+    bool cma_refused;            /* test_cma_refused: act as if the kernel refused CMA */
+    bool cma_noted;
     uint64_t ring_size;
     uint32_t nslots;
     unsigned progress_calls;
@@ -108,6 +114,103 @@ static struct {
 static uint8_t *area(uint8_t *base, const struct seg_header *h, int slot)
 {
     return base + SEG_AREAS_OFFSET + (size_t)slot * h->area_size;
+}
+
+/* ---- the doorbell ----
+ * An abstract datagram socket named from a fresh random value (nothing
+ * secret: abstract names are listed in /proc/net/unix for every user to
+ * see). Anyone may send to it, so it carries no data: a datagram only
+ * ends a sleep, and datagrams from processes of other users are dropped
+ * unread, their number shown at verbose level 1 when the rank ends. */
+
+static int random_bytes(void *buf, size_t n)
+{
+    if (getrandom(buf, n, 0) == (ssize_t)n)
+        return 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, buf, n) : -1;
+    if (fd >= 0)
+        close(fd);
+    return got == (ssize_t)n ? 0 : -1;
+}
+
+static int open_doorbell(char *name, size_t len)
+{
+    uint8_t rnd[8];
+    if (random_bytes(rnd, sizeof rnd) != 0)
+        return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    int on = 1;
+    int n = snprintf(name, len, "tide-bell-%d-", (int)getpid());
+    for (size_t i = 0; i < sizeof rnd && n > 0 && (size_t)n + 3 <= len; i++)
+        n += snprintf(name + n, len - (size_t)n, "%02x", rnd[i]);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    size_t bl = strlen(name);
+    memcpy(a.sun_path + 1, name, bl);
+    if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) != 0 ||
+        bind(fd, (struct sockaddr *)&a, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + bl)) != 0) {
+        close(fd);
+        return -1;
+    }
+    me.bell_fd = fd;
+    me.uid = getuid();
+    return 0;
+}
+
+/* Empty the doorbell. Datagrams of other users are counted as dropped. */
+static void drain_doorbell(void)
+{
+    for (;;) {
+        char buf[64];
+        union {
+            struct cmsghdr h;
+            char space[CMSG_SPACE(sizeof(struct ucred))];
+        } ctl;
+        struct iovec iov = {.iov_base = buf, .iov_len = sizeof buf};
+        struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof ctl};
+        if (recvmsg(me.bell_fd, &m, MSG_DONTWAIT) < 0)
+            return;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        struct ucred cred = {0};
+        bool ours = false;
+        if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
+            c->cmsg_len >= CMSG_LEN(sizeof cred)) {
+            memcpy(&cred, CMSG_DATA(c), sizeof cred);
+            ours = cred.uid == me.uid;
+        }
+        if (!ours && me.bell_dropped++ == 0 && tide.tuning.verbose >= 2)
+            fprintf(stderr, "tide[%u]: doorbell: dropping datagrams from uid %d (not this job's user)\n",
+                    tide.rank, c ? (int)cred.uid : -1);
+    }
+}
+
+/* Who may read this process's memory with process_vm_readv (Yama's
+ * ptrace_scope 1 allows only ancestors and a declared ptracer). With
+ * debug_ptrace=1, any process of the user (debuggers attaching). Else
+ * the rank's daemon, which lets the daemon's descendants in too: the
+ * ranks it started on this node, of this job and of jobs spawned or
+ * connected within the same mpiexec. Ranks started otherwise cannot read
+ * each other: large messages then go through the rings (detected at
+ * the first refused read). */
+static void allow_peer_reads(void)
+{
+    if (tide_config_int("debug_ptrace") == 1) {
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+        return;
+    }
+    pid_t daemon = getppid();
+    char path[64], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)daemon);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = '\0';
+        fclose(f);
+    }
+    if (strstr(comm, "tided"))
+        prctl(PR_SET_PTRACER, (unsigned long)daemon, 0, 0, 0);
 }
 
 /* ---- our segment ---- */
@@ -160,25 +263,11 @@ int tide_shm_init(char *err, size_t errlen)
     me.tracked = calloc(me.nslots, sizeof *me.tracked);
     if (!me.in || !me.tracked)
         return -1;
-
-    /* the doorbell: an abstract datagram socket */
-    me.bell_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     char bell[108];
-    unsigned rnd;
-    memcpy(&rnd, tide_card_my_token(), sizeof rnd);
-    snprintf(bell, sizeof bell, "tide-bell-%d-%08x", (int)getpid(), rnd);
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    size_t bl = strlen(bell);
-    memcpy(a.sun_path + 1, bell, bl);
-    if (me.bell_fd < 0 ||
-        bind(me.bell_fd, (struct sockaddr *)&a, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + bl)) != 0) {
-        if (me.bell_fd >= 0)
-            close(me.bell_fd);
-        me.bell_fd = -1;
+
+    if (open_doorbell(bell, sizeof bell) != 0)
         bell[0] = '\0';
-    }
-    /* let local peers read our memory with process_vm_readv (Yama) */
-    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    allow_peer_reads();
     tide_card_add("shm", me.path);
     if (bell[0])
         tide_card_add("bell", bell);
@@ -194,6 +283,7 @@ int tide_shm_init(char *err, size_t errlen)
     size_t chunk = tide.tuning.shm_pipeline_chunk;
     tide_shm_transport.max_chunk = chunk > maxp ? maxp : chunk;
     tide_shm_transport.can_get = tide.tuning.shm_cma;
+    me.cma_refused = tide_config_int("test_cma_refused") == 1;
     return 0;
 }
 
@@ -431,11 +521,25 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     return 0;
 }
 
+/* A refused single-copy transfer is no error: the caller falls back to
+ * the rings for that peer. Said once, at verbose level 1. */
+static void cma_refused_note(int err)
+{
+    if (!me.cma_noted && tide.tuning.verbose >= 1)
+        fprintf(stderr, "tide[%u]: single-copy transfers refused by the kernel (%s): large messages go "
+                        "through the shared-memory rings\n", tide.rank, strerror(err));
+    me.cma_noted = true;
+}
+
 static long shm_get(struct tide_proc *p, const struct iovec *local, int nlocal, const struct iovec *remote,
                     int nremote)
 {
     struct shm_peer *peer = p->tx_state;
-    ssize_t n = process_vm_readv(peer->pid, local, (unsigned long)nlocal, remote, (unsigned long)nremote, 0);
+    ssize_t n = me.cma_refused ? (errno = EPERM, -1)
+                               : process_vm_readv(peer->pid, local, (unsigned long)nlocal, remote,
+                                                  (unsigned long)nremote, 0);
+    if (n < 0)
+        cma_refused_note(errno);
     return n < 0 ? -errno : (long)n;
 }
 
@@ -443,7 +547,11 @@ static long shm_put(struct tide_proc *p, const struct iovec *local, int nlocal, 
                     int nremote)
 {
     struct shm_peer *peer = p->tx_state;
-    ssize_t n = process_vm_writev(peer->pid, local, (unsigned long)nlocal, remote, (unsigned long)nremote, 0);
+    ssize_t n = me.cma_refused ? (errno = EPERM, -1)
+                               : process_vm_writev(peer->pid, local, (unsigned long)nlocal, remote,
+                                                   (unsigned long)nremote, 0);
+    if (n < 0)
+        cma_refused_note(errno);
     return n < 0 ? -errno : (long)n;
 }
 
@@ -567,9 +675,8 @@ static int shm_block_prepare(struct pollfd *fds, int max)
 static void shm_block_finish(void)
 {
     atomic_store(&me.hdr->sleeping, 0);
-    char buf[64];
-    while (me.bell_fd >= 0 && recv(me.bell_fd, buf, sizeof buf, MSG_DONTWAIT) > 0)
-        ;
+    if (me.bell_fd >= 0)
+        drain_doorbell();
 }
 
 /* p may sleep waiting for memory this process has just written (after a
@@ -591,9 +698,15 @@ static void shm_finalize(void)
         me.base = NULL;
         unlink(me.path);
     }
-    if (me.bell_fd >= 0)
+    if (me.bell_fd >= 0) {
+        drain_doorbell();
         close(me.bell_fd);
+    }
     me.bell_fd = -1;
+    if (me.bell_dropped && tide.tuning.verbose >= 1)
+        fprintf(stderr, "tide[%u]: doorbell: %lu datagrams from other users dropped\n", tide.rank,
+                me.bell_dropped);
+    me.bell_dropped = 0;
     free(me.in);
     free(me.tracked);
     me.in = NULL;
