@@ -11,6 +11,7 @@
 #include "comm/group.h"
 #include "comm/topo.h"
 #include "pt2pt/match.h"
+#include "pt2pt/sender_check.h"
 #include "runtime/info.h"
 
 #include <stdlib.h>
@@ -65,6 +66,7 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
         free(c);
         return NULL;
     }
+    tide_sender_comm_installed(c); /* its members of another universe may send on its contexts */
     return c;
 }
 
@@ -72,6 +74,7 @@ void tide_comm_destroy(struct tide_comm *c)
 {
     if (tide_comm_detach_hook)
         tide_comm_detach_hook(c);
+    tide_sender_comm_withdrawn(c);
     if (c->local_comm)
         tide_comm_release(c->local_comm);
     /* the context and its matching queues go with the last reference;

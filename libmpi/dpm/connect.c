@@ -5,6 +5,7 @@
  * "timeout" (seconds) or the connect_timeout / accept_timeout parameters.
  */
 #include "runtime/api.h"
+#include "pt2pt/sender_check.h"
 #include "comm/comm.h"
 #include "dpm/dpm.h"
 #include "params.h"
@@ -91,6 +92,7 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     rc = tide_dpm_connect(&p, root, c, timeout_of(info, "connect_timeout"), &ic, fn);
     if (rc)
         return tide_raise_comm(c, rc);
+    tide_test_forge_envelope(ic);
     *newcomm = ic->handle;
     return MPI_SUCCESS;
 }

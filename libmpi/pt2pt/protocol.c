@@ -18,6 +18,7 @@
 #include "pt2pt/match.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/request.h"
+#include "pt2pt/sender_check.h"
 #include "comm/comm.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
@@ -75,6 +76,18 @@ static void burst_flush(void);
 static bool burst_add(struct tide_request *r, struct tide_proc *from, void *remote, size_t n);
 static void get_finish(struct tide_request *r, struct tide_proc *from, int rc);
 static void ask_for_data(struct tide_request *r, struct tide_proc *from);
+
+/* Is r a request with `from` (a message naming r by its id must come
+ * from the process r talks to; anything else is dropped)? */
+static inline bool bound_to(const struct tide_request *r, const struct tide_proc *from, const struct tide_hdr *h)
+{
+    if (__builtin_expect(r->proc == from, 1))
+        return true;
+    if (tide.tuning.verbose > 0)
+        fprintf(stderr, "tide[%u]: dropped a message of type %d from %.64s:%u naming a request it has no part in\n",
+                tide.rank, h->type, from->nspace, from->rank);
+    return false;
+}
 
 /* ---- per-peer queues ---- */
 
@@ -500,10 +513,10 @@ static int start_split(struct tide_request *r, struct tide_proc *from, const str
 }
 
 /* The sender wrote its part (or could not): finish the receive. */
-static void put_done(const struct tide_hdr *h)
+static void put_done(struct tide_proc *from, const struct tide_hdr *h)
 {
     struct tide_request *r = tide_request_by_id(h->aux);
-    if (!r || r->split != 2)
+    if (!r || r->split != 2 || !bound_to(r, from, h))
         return;
     r->split = 0;
     size_t n = r->bytes < r->msg_len ? r->bytes : r->msg_len;
@@ -521,6 +534,8 @@ static void put_done(const struct tide_hdr *h)
 static void do_put(struct tide_proc *from, const struct tide_hdr *h, const void *payload, size_t plen)
 {
     struct tide_request *s = tide_request_by_id(h->sreq);
+    if (s && !bound_to(s, from, h))
+        return;
     struct tide_hdr done = {.type = TIDE_MSG_PUT_DONE, .aux = h->aux, .len = 0};
     struct tide_transport *tx = tx_of(from);
     if (s && s->state == TIDE_RS_WAIT_FIN && tx && tx->put && h->niov > 0 && h->niov <= GET_MAX_IOV &&
@@ -894,10 +909,10 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
     tide_match_add_unexpected(q, u);
 }
 
-static void incoming_data(const struct tide_hdr *h, const void *payload, size_t plen)
+static void incoming_data(struct tide_proc *from, const struct tide_hdr *h, const void *payload, size_t plen)
 {
     struct tide_request *r = tide_request_by_id(h->aux);
-    if (!r || r->state != TIDE_RS_RECEIVING || plen != h->len)
+    if (!r || r->state != TIDE_RS_RECEIVING || plen != h->len || !bound_to(r, from, h))
         return;
     uint64_t off = h->sreq;
     if (off < r->bytes) {
@@ -913,10 +928,11 @@ static void incoming_data(const struct tide_hdr *h, const void *payload, size_t 
         tide_request_complete(r);
 }
 
-int tide_protocol_data_target(const struct tide_hdr *h, struct iovec *iov, int max)
+int tide_protocol_data_target(struct tide_proc *from, const struct tide_hdr *h, struct iovec *iov, int max)
 {
     struct tide_request *r = tide_request_by_id(h->aux);
-    if (!r || r->state != TIDE_RS_RECEIVING || h->sreq + h->len > r->bytes || h->sreq != r->done_bytes)
+    if (!r || r->state != TIDE_RS_RECEIVING || r->proc != from || h->sreq + h->len > r->bytes ||
+        h->sreq != r->done_bytes)
         return 0; /* truncation or out of order: the copying path handles it */
     tide_conv_seek(&r->conv, h->sreq);
     size_t bytes;
@@ -928,10 +944,10 @@ int tide_protocol_data_target(const struct tide_hdr *h, struct iovec *iov, int m
     return n;
 }
 
-void tide_protocol_data_arrived(const struct tide_hdr *h)
+void tide_protocol_data_arrived(struct tide_proc *from, const struct tide_hdr *h)
 {
     struct tide_request *r = tide_request_by_id(h->aux);
-    if (!r || r->state != TIDE_RS_RECEIVING)
+    if (!r || r->state != TIDE_RS_RECEIVING || r->proc != from)
         return;
     r->done_bytes += h->len;
     if (r->done_bytes >= r->msg_len)
@@ -956,14 +972,17 @@ void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, co
     case TIDE_MSG_EAGER:
         if (plen != h->len)
             return;
-        incoming_envelope(from, h, payload, plen);
-        break;
+        /* fall through */
     case TIDE_MSG_RTS:
+        /* a process of another universe sends only where it is a member */
+        if (!tide_sender_trusted(from) &&
+            tide_sender_check_envelope(from, h, payload, plen) != TIDE_SENDER_ACCEPT)
+            return;
         incoming_envelope(from, h, payload, plen);
         break;
     case TIDE_MSG_CTS:
         s = tide_request_by_id(h->sreq);
-        if (!s || (s->state != TIDE_RS_WAIT_CTS && s->state != TIDE_RS_WAIT_FIN))
+        if (!s || (s->state != TIDE_RS_WAIT_CTS && s->state != TIDE_RS_WAIT_FIN) || !bound_to(s, from, h))
             return;
         s->remote = h->aux;
         s->state = TIDE_RS_SENDING;
@@ -975,16 +994,16 @@ void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, co
         }
         break;
     case TIDE_MSG_DATA:
-        incoming_data(h, payload, plen);
+        incoming_data(from, h, payload, plen);
         break;
     case TIDE_MSG_FIN:
         s = tide_request_by_id(h->sreq);
-        if (s && s->state == TIDE_RS_WAIT_FIN)
+        if (s && s->state == TIDE_RS_WAIT_FIN && bound_to(s, from, h))
             tide_request_complete(s);
         break;
     case TIDE_MSG_ACK:
         s = tide_request_by_id(h->sreq);
-        if (s && s->state == TIDE_RS_WAIT_ACK)
+        if (s && s->state == TIDE_RS_WAIT_ACK && bound_to(s, from, h))
             tide_request_complete(s);
         break;
     case TIDE_MSG_CANCEL:
@@ -994,11 +1013,11 @@ void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, co
         do_put(from, h, payload, plen);
         break;
     case TIDE_MSG_PUT_DONE:
-        put_done(h);
+        put_done(from, h);
         break;
     case TIDE_MSG_CANCEL_REPLY:
         s = tide_request_by_id(h->sreq);
-        if (!s || !s->cancel_pending)
+        if (!s || !s->cancel_pending || !bound_to(s, from, h))
             return;
         s->cancel_pending = false;
         if (h->aux) {
@@ -1114,6 +1133,7 @@ int tide_protocol_init(void)
 
 void tide_protocol_finalize(void)
 {
+    tide_sender_check_finalize();
     while (pend_free) {
         struct tide_pending *p = pend_free;
         pend_free = p->next;

@@ -35,6 +35,8 @@ struct tide_proc {
     struct tide_proc *pend_next;  /* on the list of processes with pending messages */
     bool on_pend_list;
     int ngroups;                  /* groups that hold it (transport state may go at 0) */
+    uint8_t universe;             /* TIDE_UNIV_* of pt2pt/sender_check.h (0: not known yet) */
+    void *sender_state;           /* another universe's process: what it may send (sender_check.c) */
     struct tide_proc *hash_next;
 };
 

@@ -687,7 +687,7 @@ static int deliver_frames(struct tcp_conn *c)
                 if (!frame_allowed(c, &h))
                     return -1;
                 int niov = h.type == TIDE_MSG_DATA && h.len == len - sizeof h
-                               ? tide_protocol_data_target(&h, c->zc_iov, ZC_MAX_IOV)
+                               ? tide_protocol_data_target(c->peer, &h, c->zc_iov, ZC_MAX_IOV)
                                : 0;
                 if (niov > 0) {
                     /* what is already here goes first */
@@ -712,7 +712,7 @@ static int deliver_frames(struct tcp_conn *c)
                     c->zc_hdr = h;
                     c->rlen = off; /* consumed */
                     if (c->zc_left == 0) {
-                        tide_protocol_data_arrived(&c->zc_hdr);
+                        tide_protocol_data_arrived(c->peer, &c->zc_hdr);
                         n++;
                     }
                     break;
@@ -773,7 +773,7 @@ static int zc_read(struct tcp_conn *c)
         memmove(c->zc_iov, c->zc_iov + i, (size_t)(c->zc_niov - i) * sizeof *c->zc_iov);
         c->zc_niov -= i;
     }
-    tide_protocol_data_arrived(&c->zc_hdr);
+    tide_protocol_data_arrived(c->peer, &c->zc_hdr);
     return 1;
 }
 

@@ -118,9 +118,10 @@ void tide_protocol_burst_end(void);
 /* Zero-copy receive of DATA: where the payload of h should go. Fills up to
  * max iovecs covering the whole payload and returns their number, or 0 if
  * the payload must be delivered through tide_protocol_incoming instead.
- * After the bytes are in place, call tide_protocol_data_arrived(h). */
-int tide_protocol_data_target(const struct tide_hdr *h, struct iovec *iov, int max);
-void tide_protocol_data_arrived(const struct tide_hdr *h);
+ * After the bytes are in place, call tide_protocol_data_arrived(from, h).
+ * from: the process the frame came from (the receive must be with it). */
+int tide_protocol_data_target(struct tide_proc *from, const struct tide_hdr *h, struct iovec *iov, int max);
+void tide_protocol_data_arrived(struct tide_proc *from, const struct tide_hdr *h);
 
 /* Registry of transports in use (select.c). */
 int tide_transports_init(char *err, size_t errlen);

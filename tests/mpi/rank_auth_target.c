@@ -8,8 +8,14 @@
  *     get exactly that (a message injected as rank 1 would come first).
  *     With "accept", the job then accepts one connection on the port and
  *     runs an allreduce and a broadcast over the intercommunicator.
- *   rank_auth_target client PORTFILE
- *     Connects to that port; the same collectives from the other side.
+ *     With "forge", the job accepts one connection whose client (run with
+ *     --param test_forge_envelope=1) sends rank 0 a message forged as rank
+ *     1 on MPI_COMM_WORLD (tag 78) and then a real one on the
+ *     intercommunicator; after that rank 1 sends 1234 with tag 78, and
+ *     rank 0's receive from rank 1 must get that, not the forgery.
+ *   rank_auth_target client PORTFILE [forge]
+ *     Connects to that port; the same collectives from the other side
+ *     (with "forge": the message that ends the forgery's window).
  */
 #include "testutil.h"
 
@@ -97,6 +103,32 @@ int main(int argc, char **argv)
             printf("victim: clean\n");
             fflush(stdout);
         }
+        if (argc >= 5 && strcmp(argv[4], "forge") == 0) {
+            MPI_Comm inter;
+            CHECK_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+            if (rank == 0) {
+                /* sent after the forgery, on the same connection */
+                int done = 0;
+                CHECK_OK(MPI_Recv(&done, 1, MPI_INT, 0, 5, inter, MPI_STATUS_IGNORE));
+                CHECK(done == 55, "client's message %d", done);
+            }
+            CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+            if (rank == 1) {
+                int v = 1234;
+                CHECK_OK(MPI_Send(&v, 1, MPI_INT, 0, 78, MPI_COMM_WORLD));
+            }
+            if (rank == 0) {
+                int v = -1;
+                CHECK_OK(MPI_Recv(&v, 1, MPI_INT, 1, 78, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                if (v != 1234) {
+                    fprintf(stderr, "victim: FORGED: got %d as rank 1's message instead of 1234\n", v);
+                    MPI_Abort(MPI_COMM_WORLD, 5);
+                }
+                printf("victim: no forged message taken\n");
+                fflush(stdout);
+            }
+            CHECK_OK(MPI_Comm_disconnect(&inter));
+        }
         if (argc >= 5 && strcmp(argv[4], "accept") == 0) {
             MPI_Comm inter;
             CHECK_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
@@ -118,6 +150,16 @@ int main(int argc, char **argv)
         }
         MPI_Comm inter;
         CHECK_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+        if (argc >= 4 && strcmp(argv[3], "forge") == 0) {
+            int done = 55;
+            if (rank == 0)
+                CHECK_OK(MPI_Send(&done, 1, MPI_INT, 0, 5, inter));
+            CHECK_OK(MPI_Comm_disconnect(&inter));
+            if (rank == 0)
+                printf("client: forged and connected\n");
+            MPI_Finalize();
+            return 0;
+        }
         collectives(inter, 1);
         CHECK_OK(MPI_Comm_disconnect(&inter));
         if (rank == 0)

@@ -30,10 +30,17 @@ ra_run() {
     if [ "$ra_extra" = accept ]; then
         $MPIEXEC --timeout 60 --param transports=self,tcp -n 3 $TB/rank_auth_target client "$pf" || ok=1
     fi
+    if [ "$ra_extra" = forge ]; then
+        $MPIEXEC --timeout 60 --param transports=self,tcp --param test_forge_envelope=1 -n 1 \
+            $TB/rank_auth_target client "$pf" forge > "$RA_TMP/$ra_name.client" 2>&1 || ok=1
+        cat "$RA_TMP/$ra_name.client"
+        grep -q "test_forge_envelope: sent" "$RA_TMP/$ra_name.client" || ok=1
+    fi
     wait $vpid || ok=1
     cat "$RA_TMP/$ra_name.victim"
     grep -q "victim: clean" "$RA_TMP/$ra_name.victim" || ok=1
     [ "$ra_extra" != accept ] || grep -q "victim: accepted and ran collectives" "$RA_TMP/$ra_name.victim" || ok=1
+    [ "$ra_extra" != forge ] || grep -q "victim: no forged message taken" "$RA_TMP/$ra_name.victim" || ok=1
     return $ok
 }
 
@@ -55,4 +62,8 @@ if [ -n "$RA_HOSTILE" ]; then
     tcheck rank_auth.listen-loopback ra_run listen "" listen-check
     # connect/accept between two jobs over TCP, collectives on the result
     tcheck rank_auth.two-jobs-tcp ra_run two-jobs accept
+    # a process of another job, connected through MPI_Comm_connect, sends
+    # a message on MPI_COMM_WORLD's context as rank 1 of the job it
+    # connected to: the message is dropped, rank 1's real one is received
+    tcheck rank_auth.forged-envelope ra_run forged-envelope forge
 fi
