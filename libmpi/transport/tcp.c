@@ -148,19 +148,6 @@ static double now_s(void)
 
 /* ---- small helpers ---- */
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-    b[2] = (uint8_t)(v >> 16);
-    b[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
 static void set_sock_opts(int fd)
 {
     int one = 1;
@@ -676,7 +663,7 @@ static int deliver_frames(struct tcp_conn *c)
     size_t off = 0;
     int n = 0;
     while (c->rlen - off >= 4) {
-        uint32_t len = get32(c->rbuf + off);
+        uint32_t len = tide_auth_get32(c->rbuf + off);
         if (len < sizeof(struct tide_hdr) || len > MAX_FRAME)
             return -1;
         if (c->rlen - off < 4 + (size_t)len) {
@@ -1059,7 +1046,7 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     struct tcp_conn *c = port ? tp->port_conn : tp->active;
     if (c && c->state == C_OPEN && !c->sq_head) {
         uint8_t head[4 + sizeof *h];
-        put32(head, (uint32_t)(total - 4));
+        tide_auth_put32(head, (uint32_t)(total - 4));
         memcpy(head + 4, h, sizeof *h);
         struct iovec iov[3];
         int n = 0;
@@ -1122,7 +1109,7 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     struct frame *f = frame_new(total);
     if (!f)
         return 1;
-    put32(f->data, (uint32_t)(total - 4));
+    tide_auth_put32(f->data, (uint32_t)(total - 4));
     memcpy(f->data + 4, h, sizeof *h);
     if (extra_len)
         memcpy(f->data + 4 + sizeof *h, extra, extra_len);
@@ -1160,7 +1147,7 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
     struct frame *f = frame_new(4 + sizeof *h);
     if (!f)
         return 1;
-    put32(f->data, (uint32_t)(sizeof *h + len));
+    tide_auth_put32(f->data, (uint32_t)(sizeof *h + len));
     memcpy(f->data + 4, h, sizeof *h);
     f->ext = (const uint8_t *)cv->buf + cv->dt->true_lb + cv->pos;
     f->ext_len = len;

@@ -24,31 +24,19 @@ void tide_auth_random(uint8_t *out, size_t n)
     }
 }
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-    b[2] = (uint8_t)(v >> 16);
-    b[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 
 /* ---- messages ---- */
 
 size_t tide_hs_challenge_encode(const uint8_t nonce_a[TIDE_NONCE_LEN], uint8_t out[TIDE_HS_CHALLENGE_LEN])
 {
-    put32(out, TIDE_HS_MAGIC);
+    tide_auth_put32(out, TIDE_HS_MAGIC);
     memcpy(out + 4, nonce_a, TIDE_NONCE_LEN);
     return TIDE_HS_CHALLENGE_LEN;
 }
 
 int tide_hs_challenge_decode(const uint8_t *b, size_t len, uint8_t nonce_a[TIDE_NONCE_LEN])
 {
-    if (len >= 4 && get32(b) != TIDE_HS_MAGIC)
+    if (len >= 4 && tide_auth_get32(b) != TIDE_HS_MAGIC)
         return -1;
     if (len < TIDE_HS_CHALLENGE_LEN)
         return 0;
@@ -59,13 +47,13 @@ int tide_hs_challenge_decode(const uint8_t *b, size_t len, uint8_t nonce_a[TIDE_
 size_t tide_hs_hello_encode(const struct tide_hello *h, uint8_t out[TIDE_HS_HELLO_MAX])
 {
     size_t fl = strnlen(h->from.nspace, 255), tl = strnlen(h->to.nspace, 255);
-    put32(out, TIDE_HS_MAGIC);
+    tide_auth_put32(out, TIDE_HS_MAGIC);
     out[4] = TIDE_HS_VERSION;
     out[5] = h->kind;
     out[6] = (uint8_t)fl;
     out[7] = (uint8_t)tl;
-    put32(out + 8, h->from.rank);
-    put32(out + 12, h->to.rank);
+    tide_auth_put32(out + 8, h->from.rank);
+    tide_auth_put32(out + 12, h->to.rank);
     memcpy(out + 16, h->nonce_c, TIDE_NONCE_LEN);
     memcpy(out + 16 + TIDE_NONCE_LEN, h->mac, TIDE_MAC_LEN);
     memcpy(out + TIDE_HS_HELLO_FIXED, h->from.nspace, fl);
@@ -87,7 +75,7 @@ static int name_ok(const uint8_t *s, size_t n)
 int tide_hs_hello_decode(const uint8_t *b, size_t len, struct tide_hello *h)
 {
     /* reject what is wrong as soon as it is visible */
-    if (len >= 4 && get32(b) != TIDE_HS_MAGIC)
+    if (len >= 4 && tide_auth_get32(b) != TIDE_HS_MAGIC)
         return -1;
     if (len >= 5 && b[4] != TIDE_HS_VERSION)
         return -1;
@@ -107,8 +95,8 @@ int tide_hs_hello_decode(const uint8_t *b, size_t len, struct tide_hello *h)
         return -1;
     memset(h, 0, sizeof *h);
     h->kind = b[5];
-    h->from.rank = get32(b + 8);
-    h->to.rank = get32(b + 12);
+    h->from.rank = tide_auth_get32(b + 8);
+    h->to.rank = tide_auth_get32(b + 12);
     memcpy(h->nonce_c, b + 16, TIDE_NONCE_LEN);
     memcpy(h->mac, b + 16 + TIDE_NONCE_LEN, TIDE_MAC_LEN);
     memcpy(h->from.nspace, fn, fl);
@@ -118,7 +106,7 @@ int tide_hs_hello_decode(const uint8_t *b, size_t len, struct tide_hello *h)
 
 size_t tide_hs_reply_encode(bool accepted, const uint8_t mac[TIDE_MAC_LEN], uint8_t out[TIDE_HS_REPLY_LEN])
 {
-    put32(out, TIDE_HS_MAGIC);
+    tide_auth_put32(out, TIDE_HS_MAGIC);
     out[4] = accepted ? 1 : 0;
     memcpy(out + 5, mac, TIDE_MAC_LEN);
     return TIDE_HS_REPLY_LEN;
@@ -126,7 +114,7 @@ size_t tide_hs_reply_encode(bool accepted, const uint8_t mac[TIDE_MAC_LEN], uint
 
 int tide_hs_reply_decode(const uint8_t *b, size_t len, bool *accepted, uint8_t mac[TIDE_MAC_LEN])
 {
-    if (len >= 4 && get32(b) != TIDE_HS_MAGIC)
+    if (len >= 4 && tide_auth_get32(b) != TIDE_HS_MAGIC)
         return -1;
     if (len >= 5 && b[4] > 1)
         return -1;
@@ -145,7 +133,7 @@ static void put_name(uint8_t *buf, size_t *n, const struct tide_hs_name *nm)
     buf[(*n)++] = (uint8_t)l;
     memcpy(buf + *n, nm->nspace, l);
     *n += l;
-    put32(buf + *n, nm->rank);
+    tide_auth_put32(buf + *n, nm->rank);
     *n += 4;
 }
 
@@ -225,7 +213,7 @@ int tide_auth_rank_key(const char *nspace, uint32_t rank, uint8_t key[TIDE_KEY_L
     memcpy(buf + n, nspace, l);
     n += l;
     buf[n++] = 0;
-    put32(buf + n, rank);
+    tide_auth_put32(buf + n, rank);
     n += 4;
     unsigned ml = TIDE_KEY_LEN;
     if (!HMAC(EVP_sha256(), secret, sizeof secret, buf, n, key, &ml))

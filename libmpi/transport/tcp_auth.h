@@ -90,4 +90,18 @@ void tide_auth_forget_secret(void);
  * "tide.<host>.<pid>.<job>" share everything before the job number)? */
 bool tide_auth_same_universe(const char *a, const char *b);
 
+/* Little-endian 32-bit fields of the handshake's frames. */
+static inline void tide_auth_put32(uint8_t *b, uint32_t v)
+{
+    b[0] = (uint8_t)v;
+    b[1] = (uint8_t)(v >> 8);
+    b[2] = (uint8_t)(v >> 16);
+    b[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint32_t tide_auth_get32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
 #endif
