@@ -7,6 +7,7 @@
  */
 #include "tided.h"
 #include "channel.h"
+#include "ctlframe.h"
 #include "ctlmsg.h"
 #include "log.h"
 #include "taskq.h"
@@ -198,31 +199,20 @@ static pmix_status_t up_spawn(const pmix_proc_t *proc, const pmix_info_t job_inf
     return PMIX_SUCCESS;
 }
 
-void dpm_spawn_result(struct tide_rbuf *rb)
+void dpm_spawn_result(const struct tide_ctl_msg *m)
 {
-    uint32_t id = tide_wire_get_u32(rb);
-    int status = tide_wire_get_i32(rb);
-    char *ns = tide_wire_get_str(rb);
-    (void)tide_wire_get_u32(rb);
-    if (!tide_wire_done(rb)) {
-        free(ns);
+    struct dpm_req *r = req_take(m->id, RK_SPAWN);
+    if (!r)
         return;
-    }
-    struct dpm_req *r = req_take(id, RK_SPAWN);
-    if (!r) {
-        free(ns);
-        return;
-    }
-    if (status == 0 && ns) {
+    if (m->status == 0 && m->text) {
         char nspace[PMIX_MAX_NSLEN + 1];
-        snprintf(nspace, sizeof nspace, "%s", ns);
+        snprintf(nspace, sizeof nspace, "%s", m->text);
         r->spawn_cb(PMIX_SUCCESS, nspace, r->cbdata);
     } else {
-        if (ns)
-            TIDE_DEBUG(1, "spawn %u failed: %s", id, ns);
+        if (m->text)
+            TIDE_DEBUG(1, "spawn %u failed: %s", m->id, m->text);
         r->spawn_cb(PMIX_ERR_JOB_FAILED_TO_LAUNCH, NULL, r->cbdata);
     }
-    free(ns);
     free(r);
 }
 

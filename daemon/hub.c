@@ -165,16 +165,9 @@ static void on_kill(const struct tide_ctl_msg *m)
 /* mpiexec: a job has ended everywhere. A namespace registered here only
  * for reference (no local rank) is released now; one with local ranks is
  * released as soon as their output is drained (tided_maybe_exit). */
-static void on_job_ended(struct tide_rbuf *r)
+static void on_job_ended(const struct tide_ctl_msg *m)
 {
-    char *ns = tide_wire_get_str(r);
-    if (!ns || !tide_wire_done(r)) {
-        free(ns);
-        tide_error("malformed job-ended message from mpiexec");
-        return;
-    }
-    struct djob *job = djob_find(ns);
-    free(ns);
+    struct djob *job = djob_find(m->text);
     if (job && job->nlocal == 0 && !tided.shutting_down) {
         TIDE_DEBUG(2, "job %s ended: releasing its namespace", job->desc.nspace);
         djob_remove(job);
@@ -190,14 +183,14 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     switch (type) {
     case TIDE_CTL_LAUNCH: on_launch(r); return;
     case TIDE_CTL_SHUTDOWN: tided_shutdown(0); return;
-    case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(r); return;
     case TIDE_CTL_NAME_RESULT: dpm_name_result(r); return;
-    case TIDE_CTL_JOB_ENDED: on_job_ended(r); return;
     case TIDE_CTL_STDIN:
     case TIDE_CTL_KILL:
     case TIDE_CTL_FENCE_RELEASE:
     case TIDE_CTL_DMODEX_REQ:
-    case TIDE_CTL_DMODEX_RESP: break;
+    case TIDE_CTL_DMODEX_RESP:
+    case TIDE_CTL_SPAWN_RESULT:
+    case TIDE_CTL_JOB_ENDED: break;
     default: tide_error("ignoring unknown control message %u from mpiexec", type); return;
     }
     struct tide_ctl_msg m;
@@ -211,6 +204,8 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_FENCE_RELEASE: fence_release(&m); break;
     case TIDE_CTL_DMODEX_REQ: dmodex_serve(&m); break;
     case TIDE_CTL_DMODEX_RESP: dmodex_answer(&m); break;
+    case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(&m); break;
+    case TIDE_CTL_JOB_ENDED: on_job_ended(&m); break;
     default: break;
     }
     tide_ctl_msg_clear(&m);

@@ -137,7 +137,7 @@ void fence_fail_all(void);
 
 /* dpm_host.c: spawn and names, relayed to mpiexec */
 void dpm_host_register(pmix_server_module_t *m);
-void dpm_spawn_result(struct tide_rbuf *r);
+void dpm_spawn_result(const struct tide_ctl_msg *m);
 void dpm_name_result(struct tide_rbuf *r);
 void dpm_fail_all(void);
 

@@ -8,29 +8,12 @@
 #include "runtime/state.h"
 #include "client.h"
 
-#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char card[TIDE_CARD_MAX];
 static size_t card_len;
-static uint8_t my_token[TIDE_TOKEN_LEN];
-static int token_made;
-
-const uint8_t *tide_card_my_token(void)
-{
-    if (!token_made) {
-        if (RAND_bytes(my_token, sizeof my_token) != 1) {
-            FILE *f = fopen("/dev/urandom", "rb");
-            if (!f || fread(my_token, 1, sizeof my_token, f) != sizeof my_token)
-                abort();
-            fclose(f);
-        }
-        token_made = 1;
-    }
-    return my_token;
-}
 
 void tide_card_reset(void)
 {

@@ -14,7 +14,6 @@
 struct tide_proc;
 
 #define TIDE_CARD_MAX 2048
-#define TIDE_TOKEN_LEN 16
 
 struct tide_card {
     char host[256];
@@ -33,7 +32,5 @@ void tide_card_reset(void);
 int tide_card_parse(const char *text, struct tide_card *out);
 /* Fetch and parse p's card (PMIx get, cached on the proc). */
 int tide_card_of(struct tide_proc *p, struct tide_card *out);
-/* A random value private to this process (never published). */
-const uint8_t *tide_card_my_token(void);
 
 #endif

@@ -28,6 +28,7 @@
 #include "runtime/proc.h"
 #include "transport/card.h"
 #include "transport/shm_ring.h"
+#include "transport/tcp_auth.h"
 #include "transport/transport.h"
 #include "datatype/datatype.h"
 #include "params.h"
@@ -40,7 +41,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -123,22 +123,10 @@ static uint8_t *area(uint8_t *base, const struct seg_header *h, int slot)
  * ends a sleep, and datagrams from processes of other users are dropped
  * unread, their number shown at verbose level 1 when the rank ends. */
 
-static int random_bytes(void *buf, size_t n)
-{
-    if (getrandom(buf, n, 0) == (ssize_t)n)
-        return 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    ssize_t got = fd >= 0 ? read(fd, buf, n) : -1;
-    if (fd >= 0)
-        close(fd);
-    return got == (ssize_t)n ? 0 : -1;
-}
-
 static int open_doorbell(char *name, size_t len)
 {
     uint8_t rnd[8];
-    if (random_bytes(rnd, sizeof rnd) != 0)
-        return -1;
+    tide_auth_random(rnd, sizeof rnd);
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
