@@ -37,6 +37,8 @@ void tide_job_encode(const struct tide_job *job, struct tide_wbuf *w)
     tide_wire_put_str(w, job->parent_nspace);
     tide_wire_put_i32(w, job->parent_rank);
     tide_wire_put_strv(w, job->params);
+    tide_wire_put_u32(w, (uint32_t)job->bind_policy);
+    tide_wire_put_u32(w, (uint32_t)(job->cpus_per_rank > 0 ? job->cpus_per_rank : 1));
 }
 
 #define FAIL(...)                                 \
@@ -119,6 +121,13 @@ int tide_job_decode(struct tide_rbuf *r, struct tide_job *job, char *err, size_t
     job->parent_nspace = tide_wire_get_str(r);
     job->parent_rank = tide_wire_get_i32(r);
     job->params = tide_wire_get_strv(r);
+    uint32_t bind = tide_wire_get_u32(r), cpr = tide_wire_get_u32(r);
+    if (bind > TIDE_BIND_HWTHREAD)
+        FAIL("unknown binding policy %u", bind);
+    if (cpr == 0 || cpr > 4096)
+        FAIL("bad cpus per rank %u", cpr);
+    job->bind_policy = (int)bind;
+    job->cpus_per_rank = (int)cpr;
     if (!job->params || !tide_wire_done(r))
         FAIL("truncated or oversized job description");
     return 0;

@@ -23,6 +23,17 @@ struct tide_app {
 enum tide_job_flags {
     TIDE_JOB_TAG_OUTPUT = 1u << 0,
     TIDE_JOB_SPAWNED = 1u << 1,
+    TIDE_JOB_REPORT_BINDINGS = 1u << 2, /* each daemon prints its ranks' bindings */
+};
+
+/* How a daemon binds its ranks (binding.c in the daemon). */
+enum tide_bind_policy {
+    TIDE_BIND_DEFAULT = 0, /* core when the node's ranks fit its cores, else none */
+    TIDE_BIND_NONE = 1,
+    TIDE_BIND_CORE = 2,
+    TIDE_BIND_SOCKET = 3,
+    TIDE_BIND_NUMA = 4,
+    TIDE_BIND_HWTHREAD = 5,
 };
 
 struct tide_job {
@@ -40,6 +51,8 @@ struct tide_job {
     char *parent_nspace; /* spawned jobs: the parent (else NULL) */
     int parent_rank;
     char **params;      /* TIDE_<NAME>=VALUE settings for the ranks */
+    int bind_policy;    /* enum tide_bind_policy */
+    int cpus_per_rank;  /* cores (or hwthreads) each rank is bound to; 1 if unset */
 };
 
 void tide_job_encode(const struct tide_job *job, struct tide_wbuf *w);

@@ -303,5 +303,9 @@ void mpiexec_opts_free(struct mpiexec_opts *o)
     free(o->nameserver);
     free(o->hosts);
     free(o->hostfile);
+    free(o->map_by);
+    free(o->rank_by);
+    free(o->bind_to);
+    free(o->launch_agent);
     memset(o, 0, sizeof *o);
 }

@@ -27,6 +27,13 @@ struct mpiexec_opts {
     char *nameserver;
     char *hosts;           /* --host list */
     char *hostfile;
+    char *map_by;          /* --map-by slot|node|core|socket|ppr:N:node|ppr:N:socket (NULL: slot) */
+    char *rank_by;         /* --rank-by slot|node|core|socket (NULL: as mapped) */
+    int npernode;          /* -ppn / --npernode, 0 = unset */
+    char *bind_to;         /* --bind-to core|socket|numa|hwthread|none (NULL: default) */
+    bool report_bindings;
+    int cpus_per_rank;     /* --cpus-per-rank, 0 = unset */
+    char *launch_agent;    /* --launch-agent CMD (NULL: the launch_agent parameter) */
     enum stdin_target stdin_target;
 };
 

@@ -68,6 +68,8 @@ struct mpiexec {
     char **hosts;
     int *slots;
     int *used;
+    bool *node_local;   /* node n is this machine: its tided is forked, not started by the agent */
+    int alloc_source;   /* enum tide_alloc_source */
     struct mdaemon *daemons;
     struct mjob *jobs;
     uint32_t next_jobid;
