@@ -104,6 +104,25 @@ int job_check_wdir(const char *wdir, char *err, size_t errlen)
     return 0;
 }
 
+/* The binding policy named by --bind-to, else the bind_to parameter. */
+int job_bind_policy(const char *name, int *policy)
+{
+    static const struct {
+        const char *name;
+        int policy;
+    } names[] = {
+        {"", TIDE_BIND_DEFAULT},        {"none", TIDE_BIND_NONE},     {"core", TIDE_BIND_CORE},
+        {"socket", TIDE_BIND_SOCKET},   {"package", TIDE_BIND_SOCKET}, {"numa", TIDE_BIND_NUMA},
+        {"hwthread", TIDE_BIND_HWTHREAD}, {"cpu", TIDE_BIND_HWTHREAD},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i].name) == 0) {
+            *policy = names[i].policy;
+            return 0;
+        }
+    return -1;
+}
+
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen)
 {
@@ -117,6 +136,11 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     char ns[256];
     snprintf(ns, sizeof ns, "%s.%u", mx.nspace_base, d->jobid);
     d->nspace = strdup(ns);
+    const char *bind = mx.opts.bind_to ? mx.opts.bind_to : tide_config_get("bind_to");
+    if (job_bind_policy(bind ? bind : "", &d->bind_policy) != 0) {
+        snprintf(err, errlen, "--bind-to: '%s' is not core, socket, numa, hwthread or none", bind);
+        goto fail;
+    }
     d->napps = napps;
     d->apps = calloc((size_t)napps, sizeof *d->apps);
     int rank = 0;
@@ -174,6 +198,9 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     }
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
+    d->cpus_per_rank = mx.opts.cpus_per_rank > 0 ? mx.opts.cpus_per_rank : 1;
+    if (mx.opts.report_bindings)
+        d->flags |= TIDE_JOB_REPORT_BINDINGS;
     job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
     *out = job;
     return 0;

@@ -117,6 +117,8 @@ struct job_parent {
 };
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen);
+/* "core", "socket", ... -> enum tide_bind_policy; -1 if unknown. */
+int job_bind_policy(const char *name, int *policy);
 int job_build_primary(struct mjob **out, char *err, size_t errlen);
 /* Drop a job that was built but not launched (its slots are freed). */
 void job_discard(struct mjob *job);
