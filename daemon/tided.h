@@ -74,6 +74,7 @@ struct tided {
     char universe_dir[4000]; /* mpiexec's session directory (ours is inside) */
     char pmix_dir[4200];
     bool hub_lost;
+    bool made_universe_dir; /* we made the session directory (another host than mpiexec's) */
     struct djob *jobs;
     bool shutting_down;
     int kill_grace_ms;
@@ -112,6 +113,11 @@ void reaper_collect(void);
 
 /* hub.c: the control channel to mpiexec */
 void hub_connect_fd(int fd);
+
+/* boot.c: joining a job from another host */
+#include "ctlauth.h"
+int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
+int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
 void hub_send_exit(struct dproc *p, int how, int code);
 void hub_send_abort(struct dproc *p, int status, const char *msg);
 void hub_send_io(struct dproc *p, int stream, const void *data, size_t len);

@@ -29,7 +29,8 @@ static int exit_status;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tided --control-fd FD --node N --session-dir DIR [--verbose N]\n"
+    fprintf(f, "usage: tided (--control-fd FD | --hub ADDRESSES --boot-stdin) --node N --session-dir DIR\n"
+               "             [--verbose N]\n"
                "tided is Tide's node daemon; mpiexec starts it, you do not.\n");
 }
 
@@ -58,7 +59,7 @@ static void final_exit(void)
     tide_taskq_fini();
     tide_rmtree(tided.session_dir);
     /* mpiexec is gone and cannot clean up: the last daemon removes its directory */
-    if (tided.hub_lost)
+    if (tided.hub_lost || tided.made_universe_dir)
         tide_session_dir_remove_if_unused(tided.universe_dir);
     TIDE_DEBUG(1, "exiting");
     exit(exit_status);
@@ -107,15 +108,50 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
     tided_shutdown(1);
 }
 
+/* srun starts one daemon per host with the same arguments: each finds
+ * its node number in "host=N,host=N" by the name Slurm gives its host. */
+static int node_from_map(const char *map)
+{
+    char me[256] = "";
+    const char *slurm = getenv("SLURMD_NODENAME");
+    if (slurm)
+        snprintf(me, sizeof me, "%s", slurm);
+    else
+        gethostname(me, sizeof me - 1);
+    char *copy = strdup(map), *save = NULL;
+    int node = -1;
+    for (char *it = strtok_r(copy, ",", &save); it && node < 0; it = strtok_r(NULL, ",", &save)) {
+        char *eq = strrchr(it, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        size_t ml = strlen(me), il = strlen(it);
+        /* a short name matches its long form and the other way round */
+        if (strcmp(it, me) == 0 || (il < ml && strncmp(me, it, il) == 0 && me[il] == '.') ||
+            (ml < il && strncmp(it, me, ml) == 0 && it[ml] == '.'))
+            node = atoi(eq + 1);
+    }
+    free(copy);
+    if (node < 0)
+        fprintf(stderr, "tided on %s: this host is not in the node map %s\n", me, map);
+    return node;
+}
+
 int main(int argc, char **argv)
 {
     int control_fd = -1, verbose = -1;
+    const char *hub_addresses = NULL;
+    bool boot_stdin = false;
+    const char *node_map = NULL;
     tided.node = 0;
     static const struct option opts[] = {
         {"control-fd", required_argument, NULL, 'c'},
         {"node", required_argument, NULL, 'n'},
         {"session-dir", required_argument, NULL, 's'},
         {"verbose", required_argument, NULL, 'v'},
+        {"hub", required_argument, NULL, 'H'},
+        {"boot-stdin", no_argument, NULL, 'B'},
+        {"node-map", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -126,15 +162,27 @@ int main(int argc, char **argv)
         case 'n': tided.node = atoi(optarg); break;
         case 's': snprintf(tided.session_dir, sizeof tided.session_dir, "%s", optarg); break;
         case 'v': verbose = atoi(optarg); break;
+        case 'H': hub_addresses = optarg; break;
+        case 'B': boot_stdin = true; break;
+        case 'M': node_map = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (control_fd < 0 || !tided.session_dir[0]) {
+    if (node_map && tided.node < 0)
+        tided.node = node_from_map(node_map);
+    if ((control_fd < 0 && !(hub_addresses && boot_stdin)) || !tided.session_dir[0] || tided.node < 0) {
         usage(stderr);
         return 2;
     }
     char err[512];
+    uint8_t secret[TIDE_CTL_SECRET_LEN];
+    char host_early[256] = "?";
+    gethostname(host_early, sizeof host_early - 1);
+    if (control_fd < 0 && boot_read_stdin(secret, err, sizeof err) != 0) {
+        fprintf(stderr, "tided on %s: %s\n", host_early, err);
+        return 1;
+    }
     tide_config_load(NULL, err, sizeof err);
     if (verbose < 0)
         verbose = (int)tide_config_int("verbose");
@@ -152,6 +200,8 @@ int main(int argc, char **argv)
         tide_error("session directory path too long");
         return 1;
     }
+    if (control_fd < 0 && mkdir(tided.universe_dir, 0700) == 0)
+        tided.made_universe_dir = true; /* a host that does not share mpiexec's */
     if (mkdir(tided.session_dir, 0700) != 0 && errno != EEXIST) {
         tide_error("cannot make %s: %s", tided.session_dir, strerror(errno));
         return 1;
@@ -188,6 +238,16 @@ int main(int argc, char **argv)
     if (getppid() == 1) { /* mpiexec already gone */
         tided.hub_lost = true;
         final_exit();
+    }
+    if (control_fd < 0) {
+        control_fd = boot_connect(hub_addresses, secret, err, sizeof err);
+        memset(secret, 0, sizeof secret);
+        if (control_fd < 0) {
+            tide_error("%s", err);
+            tided.hub_lost = true;
+            exit_status = 1;
+            final_exit();
+        }
     }
     hub_connect_fd(control_fd);
     TIDE_DEBUG(1, "node daemon up on %s", tided.hostname);

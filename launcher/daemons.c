@@ -1,12 +1,18 @@
 /*
  * daemons.c: starting the tided of each node and talking to all of them.
  * Local nodes get a forked tided connected by a socketpair (it dies with
- * mpiexec through PR_SET_PDEATHSIG); other nodes come with the multi-node
- * launcher.
+ * mpiexec through PR_SET_PDEATHSIG); other hosts get theirs through the
+ * launch agent (agent.c), and it connects back to mpiexec's control
+ * listener, proving itself with the job's control secret (ctllisten.c).
+ * The job is launched once every daemon is linked; a daemon that does not
+ * link up in time, or whose agent fails, fails the launch with its host
+ * named, and everything started so far is taken down.
  */
 #include "mpiexec.h"
 #include "channel.h"
 #include "ctlmsg.h"
+#include "ctllisten.h"
+#include "params.h"
 #include "fdutil.h"
 #include "log.h"
 
@@ -72,6 +78,109 @@ static int start_local(struct mdaemon *d, char *err, size_t errlen)
     return 0;
 }
 
+static struct tide_ctllisten *listener;
+static int unlinked;               /* remote daemons not linked yet */
+static struct event *link_timer;
+static void (*ready_fn)(void);
+static bool launch_given_up;
+
+static void give_up(const char *fmt, const char *host, const char *why)
+{
+    if (launch_given_up)
+        return;
+    launch_given_up = true;
+    ready_fn = NULL;
+    fprintf(stderr, fmt, host, why);
+    if (link_timer)
+        evtimer_del(link_timer);
+    /* agents of daemons still on their way are stopped; linked daemons
+     * are told to shut down */
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *d = &mx.daemons[n];
+        if (d->remote && !d->ch && d->pid > 0)
+            kill(d->pid, SIGTERM);
+    }
+    mpiexec_end_job(END_LAUNCH_FAILED, 1);
+    mpiexec_check_done();
+}
+
+static void linked_one(void)
+{
+    if (--unlinked > 0)
+        return;
+    if (link_timer)
+        evtimer_del(link_timer);
+    TIDE_DEBUG(1, "every node daemon is linked");
+    void (*fn)(void) = ready_fn;
+    ready_fn = NULL;
+    if (fn)
+        fn();
+}
+
+static int on_link(int fd, uint32_t node, void *arg)
+{
+    (void)arg;
+    struct mdaemon *d = daemon_of_node((int)node);
+    if (!d || !d->remote || d->ch || d->gone || launch_given_up) {
+        tide_error("refusing a control link claiming node %u (not expected)", node);
+        return -1;
+    }
+    char peer[300];
+    snprintf(peer, sizeof peer, "tided on %s", d->host);
+    d->ch = tide_channel_new(mx.base, fd, hub_on_message, hub_on_close, d, peer);
+    if (!d->ch)
+        return -1;
+    TIDE_DEBUG(1, "tided of node %d (%s) linked", d->node, d->host);
+    linked_one();
+    return 0;
+}
+
+static void link_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    (void)arg;
+    char hosts[1024] = "";
+    size_t len = 0;
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *d = &mx.daemons[n];
+        if (d->remote && !d->ch && len < sizeof hosts)
+            len += (size_t)snprintf(hosts + len, sizeof hosts - len, "%s%s", len ? ", " : "", d->host);
+    }
+    char why[1200];
+    snprintf(why, sizeof why, "did not connect back to mpiexec (%s) within %lld s",
+             listener ? tide_ctllisten_addresses(listener) : "?", tide_config_int("daemon_timeout"));
+    give_up("mpiexec: the node daemon on %s %s\n", hosts, why);
+}
+
+void daemons_agent_exited(pid_t pid, int status)
+{
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *d = &mx.daemons[n];
+        if (!d->remote || d->pid != pid || d->ch || d->gone)
+            continue;
+        char why[128];
+        if (WIFEXITED(status))
+            snprintf(why, sizeof why, "the launch agent '%s' exited with status %d", agent_name(),
+                     WEXITSTATUS(status));
+        else
+            snprintf(why, sizeof why, "the launch agent '%s' was killed by signal %d", agent_name(),
+                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        d->gone = true;
+        give_up("mpiexec: cannot start the node daemon on %s: %s\n", d->host, why);
+        return;
+    }
+}
+
+void daemons_when_ready(void (*fn)(void))
+{
+    if (unlinked == 0) {
+        fn();
+        return;
+    }
+    ready_fn = fn;
+}
+
 int daemons_start(char *err, size_t errlen)
 {
     mx.daemons = calloc((size_t)mx.nnodes, sizeof *mx.daemons);
@@ -83,10 +192,31 @@ int daemons_start(char *err, size_t errlen)
         struct mdaemon *d = &mx.daemons[n];
         d->node = n;
         snprintf(d->host, sizeof d->host, "%s", mx.hosts[n]);
-        if (start_local(d, err, errlen) != 0)
+        d->remote = mx.node_local && !mx.node_local[n];
+        if (d->remote)
+            unlinked++;
+        else if (start_local(d, err, errlen) != 0)
             return -1;
     }
-    return 0;
+    if (unlinked == 0)
+        return 0;
+    uint8_t secret[TIDE_CTL_SECRET_LEN];
+    if (tide_ctlauth_random(secret, sizeof secret) != 0) {
+        snprintf(err, errlen, "no random bytes for the job's secret");
+        return -1;
+    }
+    const char *inc = tide_config_get("if_include");
+    listener = tide_ctllisten_new(mx.base, secret, inc ? inc : "", (int)tide_config_int("auth_timeout"),
+                                  (int)tide_config_int("auth_max_pending"), on_link, NULL, err, errlen);
+    if (!listener)
+        return -1;
+    long to = tide_config_int("daemon_timeout");
+    link_timer = evtimer_new(mx.base, link_timeout_cb, NULL);
+    struct timeval tv = {to > 0 ? to : 60, 0};
+    evtimer_add(link_timer, &tv);
+    int rc = agent_start(secret, tide_ctllisten_addresses(listener), err, errlen);
+    memset(secret, 0, sizeof secret);
+    return rc;
 }
 
 struct mdaemon *daemon_of_node(int node)
@@ -145,6 +275,7 @@ void daemons_reap(void)
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0)
             break;
+        daemons_agent_exited(pid, status);
         for (int n = 0; n < mx.nnodes; n++)
             if (mx.daemons[n].pid == pid) {
                 mx.daemons[n].pid = 0;

@@ -26,6 +26,7 @@ struct mdaemon {
     struct tide_channel *ch;
     bool hello;
     bool gone;
+    bool remote;        /* started by the launch agent, linked over TCP */
 };
 
 struct mrank {
@@ -89,6 +90,16 @@ extern struct mpiexec mx;
 
 /* daemons.c */
 int daemons_start(char *err, size_t errlen);
+/* Run fn once every daemon is linked (at once if all are local). */
+void daemons_when_ready(void (*fn)(void));
+/* The launch agent's process ended (pid reaped): a daemon it was to start
+ * that never linked up is a failed launch. */
+void daemons_agent_exited(pid_t pid, int status);
+
+/* agent.c */
+#include "ctlauth.h"
+int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, char *err, size_t errlen);
+const char *agent_name(void);
 void daemons_kill_jobs(int sig);
 void daemons_kill_job(uint32_t jobid, int sig);
 void daemons_shutdown(void);

@@ -208,6 +208,16 @@ static int setup_nodes(char *err, size_t errlen)
     return 0;
 }
 
+static struct mjob *primary_job;
+
+static void launch_primary(void)
+{
+    if (job_launch(primary_job) != 0) {
+        fprintf(stderr, "mpiexec: cannot send the job to the daemons\n");
+        mpiexec_end_job(END_LAUNCH_FAILED, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -326,10 +336,8 @@ int main(int argc, char **argv)
         daemons_kill_jobs(SIGKILL);
         mpiexec_finish();
     }
-    if (job_launch(job) != 0) {
-        fprintf(stderr, "mpiexec: cannot send the job to the daemons\n");
-        mpiexec_end_job(END_LAUNCH_FAILED, 1);
-    }
+    primary_job = job;
+    daemons_when_ready(launch_primary);
     if (mx.opts.timeout > 0) {
         mx.timeout_ev = evtimer_new(mx.base, timeout_cb, NULL);
         struct timeval tv = {mx.opts.timeout, 0};

@@ -29,6 +29,7 @@
 #include "runtime/api.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
+#include "netif.h"
 #include "transport/peer_keys.h"
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
@@ -1187,31 +1188,6 @@ static int tcp_block_prepare(struct pollfd *fds, int max)
 
 /* ---- set up ---- */
 
-/* Does interface (name, addr) match one item of if_include: an interface
- * name, an address, or a CIDR block? */
-static bool if_matches(const char *item, const char *name, struct in_addr addr)
-{
-    if (strcmp(item, name) == 0)
-        return true;
-    char net[64];
-    snprintf(net, sizeof net, "%s", item);
-    int bits = 32;
-    char *slash = strchr(net, '/');
-    if (slash) {
-        char *end;
-        long b = strtol(slash + 1, &end, 10);
-        if (*end || b < 0 || b > 32 || end == slash + 1)
-            return false;
-        bits = (int)b;
-        *slash = '\0';
-    }
-    struct in_addr a;
-    if (inet_pton(AF_INET, net, &a) != 1)
-        return false;
-    uint32_t mask = bits == 0 ? 0 : htonl(0xffffffffu << (32 - bits));
-    return (a.s_addr & mask) == (addr.s_addr & mask);
-}
-
 /* Is every process of this job (and, as far as we know, of its universe)
  * on this one node? Then loopback is all the job needs. */
 static bool one_node_job(void)
@@ -1286,11 +1262,7 @@ static int open_listeners(char *err, size_t errlen)
                 struct in_addr a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
                 bool want;
                 if (include[0]) {
-                    want = false;
-                    char items[256];
-                    snprintf(items, sizeof items, "%s", include);
-                    for (char *sv = NULL, *it = strtok_r(items, ",", &sv); it && !want; it = strtok_r(NULL, ",", &sv))
-                        want = if_matches(it, i->ifa_name, a);
+                    want = tide_netif_included(include, i->ifa_name, a);
                 } else {
                     want = a.s_addr != lo.s_addr;
                 }
