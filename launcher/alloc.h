@@ -51,5 +51,7 @@ int tide_slurm_expand_nodelist(const char *list, char ***names, char *err, size_
 int tide_slurm_expand_tasks(const char *spec, int n, int *counts, char *err, size_t errlen);
 /* Does this name mean the machine we run on (localhost, 127.x, our hostname, one of our addresses)? */
 bool tide_alloc_is_local_host(const char *host);
+/* Sockets (packages) of this machine, from hwloc; 1 if unknown. */
+int tide_alloc_local_sockets(void);
 
 #endif
