@@ -162,14 +162,14 @@ static void display_map(const struct tide_job *d)
     printf("Job map: %d process%s on %d node%s\n", d->nprocs, d->nprocs == 1 ? "" : "es", d->nnodes,
            d->nnodes == 1 ? "" : "s");
     for (int n = 0; n < d->nnodes; n++) {
-        printf("  node %d %s (%d slot%s):", n, d->hosts[n], d->node_slots[n], d->node_slots[n] == 1 ? "" : "s");
+        printf("  node %d %s (%d slot%s): ranks", n, d->hosts[n], d->node_slots[n], d->node_slots[n] == 1 ? "" : "s");
         int count = 0;
         for (int r = 0; r < d->nprocs; r++)
             if (d->rank_node[r] == n) {
                 printf(" %d", r);
                 count++;
             }
-        printf("%s\n", count ? "" : " no ranks");
+        printf("%s\n", count ? "" : " none");
     }
     fflush(stdout);
 }
