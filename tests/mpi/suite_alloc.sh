@@ -66,3 +66,11 @@ tcase alloc.universe-size -t 60 -out "rank 0 of 1 universe 9" -- \
     $AL $MPIEXEC --host localhost:2 --universe-size 9 -n 1 $TB/alloc_where
 tcase alloc.bad-map-by -t 30 -rc 2 -err "--map-by 'diagonal': unknown policy" -- \
     $AL $MPIEXEC --map-by diagonal $TB/alloc_where
+tcase alloc.mpmd-two-without-n -t 30 -rc 2 -err "programs 1 and 2 have no -n" -- \
+    $AL $MPIEXEC --host localhost:2 $TB/alloc_where : $TB/alloc_where
+tcase alloc.host-and-hostfile -t 30 -rc 2 -err "give --host or --hostfile, not both" -- \
+    $AL $MPIEXEC --host localhost --hostfile "$AL_TMP/hosts" $TB/alloc_where
+tcase alloc.ppr-socket -t 60 -out "node 0 localhost \(64 slots\): ranks 0" -- \
+    $AL $MPIEXEC --host localhost:64 --map-by ppr:1:socket --bind-to none --display-map $TB/alloc_where
+tcase alloc.bad-host-count -t 30 -rc 2 -err "--host 'localhost:0': bad slot count" -- \
+    $AL $MPIEXEC --host localhost:0 $TB/alloc_where
