@@ -544,16 +544,59 @@ fail:
     return -1;
 }
 
+/* --host with --hostfile: the hosts named by --host, each of which must be
+ * in the hostfile; a host named without a count keeps the hostfile's slots. */
+static int alloc_host_in_file(const char *hosts, const char *hostfile, int default_slots,
+                              struct tide_alloc *out, char *err, size_t errlen)
+{
+    struct tide_alloc file, list;
+    if (tide_alloc_parse_hostfile(hostfile, default_slots, &file, err, errlen) != 0)
+        return -1;
+    if (tide_alloc_parse_hostlist(hosts, default_slots, &list, err, errlen) != 0) {
+        tide_alloc_free(&file);
+        return -1;
+    }
+    alloc_init(out, TIDE_ALLOC_HOSTFILE);
+    out->slots_given = file.slots_given;
+    char **items = tide_argv_split(hosts, ',');
+    int rc = 0;
+    for (int n = 0; n < list.nnodes && rc == 0; n++) {
+        int f = -1;
+        for (int k = 0; k < file.nnodes; k++)
+            if (strcmp(file.hosts[k], list.hosts[n]) == 0)
+                f = k;
+        if (f < 0) {
+            snprintf(err, errlen, "--host %s: not in hostfile %s", list.hosts[n], hostfile);
+            rc = -1;
+            break;
+        }
+        /* a count given in --host wins; else the hostfile's */
+        bool counted = false;
+        for (size_t i = 0; items[i]; i++) {
+            size_t len = strlen(list.hosts[n]);
+            if (strncmp(items[i], list.hosts[n], len) == 0 && items[i][len] == ':')
+                counted = true;
+        }
+        add_host(out, list.hosts[n], counted ? list.slots[n] : file.slots[f]);
+    }
+    tide_argv_free(items);
+    tide_alloc_free(&file);
+    tide_alloc_free(&list);
+    if (rc != 0) {
+        tide_alloc_free(out);
+        return -1;
+    }
+    fill_local(out);
+    return 0;
+}
+
 int tide_alloc_build(const char *hosts, const char *hostfile, const char *(*getenv_fn)(const char *),
                      int default_slots, struct tide_alloc *out, char *err, size_t errlen)
 {
     if (default_slots <= 0)
         default_slots = 1;
-    if (hosts && hostfile) {
-        memset(out, 0, sizeof *out);
-        snprintf(err, errlen, "give --host or --hostfile, not both");
-        return -1;
-    }
+    if (hosts && hostfile)
+        return alloc_host_in_file(hosts, hostfile, default_slots, out, err, errlen);
     if (hosts)
         return tide_alloc_parse_hostlist(hosts, default_slots, out, err, errlen);
     if (hostfile)

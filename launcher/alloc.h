@@ -29,7 +29,9 @@ struct tide_alloc {
 /* Build the allocation. hosts/hostfile are the command-line values (NULL
  * if absent); getenv_fn reads the environment (Slurm's variables). The
  * default slots of a host named without a count is default_slots (the
- * cores of this machine). Returns 0, or -1 with a message in err naming
+ * cores of this machine). With both hosts and hostfile, the job runs on
+ * the hosts of the list, each of which must be in the file (a host
+ * without a count keeps the file's slots). Returns 0, or -1 with a message in err naming
  * the file and line, the host, or the variable at fault. */
 int tide_alloc_build(const char *hosts, const char *hostfile, const char *(*getenv_fn)(const char *),
                      int default_slots, struct tide_alloc *out, char *err, size_t errlen);

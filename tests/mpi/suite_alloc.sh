@@ -68,8 +68,10 @@ tcase alloc.bad-map-by -t 30 -rc 2 -err "--map-by 'diagonal': unknown policy" --
     $AL $MPIEXEC --map-by diagonal $TB/alloc_where
 tcase alloc.mpmd-two-without-n -t 30 -rc 2 -err "programs 1 and 2 have no -n" -- \
     $AL $MPIEXEC --host localhost:2 $TB/alloc_where : $TB/alloc_where
-tcase alloc.host-and-hostfile -t 30 -rc 2 -err "give --host or --hostfile, not both" -- \
+tcase alloc.host-in-hostfile -t 60 -out "rank 1 of 2 universe 2 on localhost" -noout "rank 2 of" -- \
     $AL $MPIEXEC --host localhost --hostfile "$AL_TMP/hosts" $TB/alloc_where
+tcase alloc.host-not-in-hostfile -t 30 -rc 2 -err "--host 127\.0\.0\.3: not in hostfile" -- \
+    $AL $MPIEXEC --host 127.0.0.3 --hostfile "$AL_TMP/hosts" $TB/alloc_where
 tcase alloc.ppr-socket -t 60 -out "node 0 localhost \(64 slots\): ranks 0" -- \
     $AL $MPIEXEC --host localhost:64 --map-by ppr:1:socket --bind-to none --display-map $TB/alloc_where
 tcase alloc.bad-host-count -t 30 -rc 2 -err "--host 'localhost:0': bad slot count" -- \

@@ -263,7 +263,18 @@ static void test_build_sources(void **state)
     assert_int_equal(tide_alloc_build(NULL, NULL, fake_env, 6, &a, err, sizeof err), -1);
     assert_non_null(strstr(err, "SLURM_JOB_NODELIST"));
     memset(fake, 0, sizeof fake);
-    assert_int_equal(tide_alloc_build("a", "f", fake_env, 6, &a, err, sizeof err), -1);
+    assert_int_equal(tide_alloc_build("a", "/nonexistent/f", fake_env, 6, &a, err, sizeof err), -1);
+    /* --host picks hosts of the hostfile */
+    const char *p = write_file("hf-pick", "n1 slots=4\nn2 slots=3\nn3 slots=2\n");
+    assert_int_equal(tide_alloc_build("n3,n1:2", p, fake_env, 6, &a, err, sizeof err), 0);
+    assert_int_equal(a.nnodes, 2);
+    assert_string_equal(a.hosts[0], "n3");
+    assert_int_equal(a.slots[0], 2);
+    assert_string_equal(a.hosts[1], "n1");
+    assert_int_equal(a.slots[1], 2);
+    tide_alloc_free(&a);
+    assert_int_equal(tide_alloc_build("n4", p, fake_env, 6, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--host n4: not in hostfile"));
 }
 
 static void test_local_host(void **state)
