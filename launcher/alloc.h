@@ -29,7 +29,9 @@ struct tide_alloc {
 /* Build the allocation. hosts/hostfile are the command-line values (NULL
  * if absent); getenv_fn reads the environment (Slurm's variables). The
  * default slots of a host named without a count is default_slots (the
- * cores of this machine). Returns 0, or -1 with a message in err naming
+ * cores of this machine). With both hosts and hostfile, the job runs on
+ * the hosts of the list, each of which must be in the file (a host
+ * without a count keeps the file's slots). Returns 0, or -1 with a message in err naming
  * the file and line, the host, or the variable at fault. */
 int tide_alloc_build(const char *hosts, const char *hostfile, const char *(*getenv_fn)(const char *),
                      int default_slots, struct tide_alloc *out, char *err, size_t errlen);
@@ -51,5 +53,7 @@ int tide_slurm_expand_nodelist(const char *list, char ***names, char *err, size_
 int tide_slurm_expand_tasks(const char *spec, int n, int *counts, char *err, size_t errlen);
 /* Does this name mean the machine we run on (localhost, 127.x, our hostname, one of our addresses)? */
 bool tide_alloc_is_local_host(const char *host);
+/* Sockets (packages) of this machine, from hwloc; 1 if unknown. */
+int tide_alloc_local_sockets(void);
 
 #endif

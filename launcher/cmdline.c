@@ -6,6 +6,7 @@
  */
 #include "cmdline.h"
 #include "argv.h"
+#include "jobmap.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,7 +19,8 @@ void mpiexec_usage(FILE *f)
     fputs("Usage: mpiexec [options] program [args] [: [options] program [args] ...]\n"
           "\n"
           "Per application context:\n"
-          "  -n, -np, -c N            number of processes (default 1)\n"
+          "  -n, -np, -c N            number of processes (default: one per slot of the\n"
+          "                           allocation, or N per node with ppr / -ppn)\n"
           "  --env NAME=VALUE         set NAME for these processes (also -env NAME VALUE)\n"
           "  --wdir DIR               working directory (also -wdir, -wd)\n"
           "\n"
@@ -28,10 +30,42 @@ void mpiexec_usage(FILE *f)
           "  --tag-output             prefix each output line with [rank]\n"
           "  --timeout SECONDS        end the job after SECONDS (exit status 124; also\n"
           "                           from the environment variable MPIEXEC_TIMEOUT)\n"
-          "  --oversubscribe          allow more processes than slots (the default)\n"
+          "  --oversubscribe          allow more processes than slots (the default on this\n"
+          "                           node alone; refused with --host, --hostfile, Slurm)\n"
           "  --no-oversubscribe       refuse to run more processes than slots\n"
           "  --universe-size N        value of MPI_UNIVERSE_SIZE (default: the slots)\n"
           "  --nameserver URI|@FILE   share published names through tide-nameserver\n"
+          "\n"
+          "Allocation and mapping:\n"
+          "  --host, -H, -hosts LIST  hosts to run on: h1:4,h2:4 (4 slots each) or h1,h1,h2\n"
+          "                           (one slot per mention)\n"
+          "  --hostfile, --machinefile, -f FILE\n"
+          "                           one host a line: 'host', 'host slots=N [max_slots=M]'\n"
+          "                           or 'host:N'; '#' starts a comment; a host without a\n"
+          "                           count gets the cores of this machine; with --host,\n"
+          "                           the hosts of the list (which must be in the file)\n"
+          "                           Without either, a Slurm allocation (SLURM_JOB_NODELIST,\n"
+          "                           SLURM_TASKS_PER_NODE) is used, else this node alone.\n"
+          "  --map-by POLICY          slot (fill each host in turn; default), node (round-\n"
+          "                           robin over hosts), core, socket (as slot between\n"
+          "                           hosts), ppr:N:node, ppr:N:socket; modifiers :PE=n\n"
+          "                           (cpus per rank), :OVERSUBSCRIBE, :NOOVERSUBSCRIBE\n"
+          "  --rank-by slot|node      number ranks host by host, or round-robin over hosts\n"
+          "  -ppn, --npernode N       N processes per host (same as --map-by ppr:N:node)\n"
+          "  --cpus-per-rank N        cores per rank (also --cpus-per-proc; each takes N slots)\n"
+          "  --bind-to core|socket|numa|hwthread|none\n"
+          "                           what each rank is bound to\n"
+          "  --report-bindings        print each rank's binding\n"
+          "  --display-map            print the hosts and their ranks before launching\n"
+          "  --launch-agent CMD       command that starts tided on other hosts (default ssh,\n"
+          "                           srun inside Slurm; also -launcher-exec, -bootstrap-exec)\n"
+          "  -launcher ssh|rsh|slurm|fork\n"
+          "                           Hydra's choice of launcher (ssh and rsh set the agent)\n"
+          "\n"
+          "Accepted and ignored (a notice on stderr): --mca A B, --gmca A B,\n"
+          "--allow-run-as-root, --prefix DIR.\n"
+          "\n"
+          "Other:\n"
           "  --stdin none|0           where mpiexec's stdin goes (default rank 0)\n"
           "  --param NAME=VALUE       set a runtime parameter (see --show-params)\n"
           "  --show-params            list every parameter, its value and its origin\n"
@@ -93,6 +127,23 @@ static bool opt_match(const char *arg, const char *name, const char **inline_val
     return false;
 }
 
+static void notice(struct mpiexec_opts *o, const char *fmt, const char *a, const char *b, const char *why)
+{
+    char line[1024];
+    snprintf(line, sizeof line, fmt, a, b ? b : "", why);
+    tide_argv_append(&o->notices, line);
+    fprintf(stderr, "mpiexec: %s\n", line);
+}
+
+static bool valid_bind(const char *v)
+{
+    static const char *const names[] = {"none", "core", "socket", "package", "numa", "hwthread", "cpu"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(v, names[i]) == 0)
+            return true;
+    return false;
+}
+
 #define ERR(...)                                  \
     do {                                          \
         snprintf(err, errlen, __VA_ARGS__);       \
@@ -142,6 +193,8 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
     o->oversubscribe = -1;
     o->global_env = calloc(1, sizeof(char *));
     o->params = calloc(1, sizeof(char *));
+    o->notices = calloc(1, sizeof(char *));
+    int pe = 0; /* cpus per rank from --map-by ...:PE=n */
     struct tide_app *cur = new_app(o);
     int i = 1;
     while (i < argc) {
@@ -234,6 +287,77 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
             NEED_VAL(a);
             free(o->hostfile);
             o->hostfile = strdup(v);
+        } else if (opt_match(a, "map-by", &v)) {
+            NEED_VAL(a);
+            struct jobmap_mapby m;
+            if (jobmap_parse_map_by(v, &m, err, errlen) != 0)
+                goto fail;
+            if (m.pe > 0)
+                pe = m.pe;
+            if (m.oversubscribe >= 0)
+                o->oversubscribe = m.oversubscribe;
+            free(o->map_by);
+            o->map_by = strdup(v);
+        } else if (opt_match(a, "rank-by", &v)) {
+            NEED_VAL(a);
+            enum jobmap_rank r;
+            if (jobmap_parse_rank_by(v, &r, err, errlen) != 0)
+                goto fail;
+            free(o->rank_by);
+            o->rank_by = strdup(v);
+        } else if (opt_match(a, "ppn", &v) || opt_match(a, "npernode", &v)) {
+            NEED_VAL(a);
+            int n;
+            if (parse_count(v, &n) != 0 || n <= 0)
+                ERR("%s: '%s' is not a positive number of processes per node", a, v);
+            o->npernode = n;
+        } else if (opt_match(a, "bind-to", &v)) {
+            NEED_VAL(a);
+            if (!valid_bind(v))
+                ERR("%s: '%s' is not core, socket, numa, hwthread or none", a, v);
+            free(o->bind_to);
+            o->bind_to = strdup(v);
+        } else if (opt_match(a, "report-bindings", &v)) {
+            o->report_bindings = true;
+        } else if (opt_match(a, "display-map", &v)) {
+            o->display_map = true;
+        } else if (opt_match(a, "cpus-per-rank", &v) || opt_match(a, "cpus-per-proc", &v)) {
+            NEED_VAL(a);
+            int n;
+            if (parse_count(v, &n) != 0 || n <= 0)
+                ERR("%s: '%s' is not a positive number of cpus", a, v);
+            o->cpus_per_rank = n;
+        } else if (opt_match(a, "launch-agent", &v) || opt_match(a, "launcher-exec", &v) ||
+                   opt_match(a, "bootstrap-exec", &v)) {
+            NEED_VAL(a);
+            if (!*v)
+                ERR("%s: empty command", a);
+            free(o->launch_agent);
+            o->launch_agent = strdup(v);
+        } else if (opt_match(a, "launcher", &v) || opt_match(a, "bootstrap", &v)) {
+            NEED_VAL(a);
+            if (is(v, "ssh") || is(v, "rsh")) {
+                free(o->launch_agent);
+                o->launch_agent = strdup(v);
+            } else if (is(v, "slurm") || is(v, "fork") || is(v, "manual")) {
+                notice(o, "ignoring %s %s (%s)", a, v,
+                       is(v, "slurm") ? "Tide starts its daemons with srun inside a Slurm allocation by itself"
+                                      : "Tide forks the daemon of this host by itself");
+            } else {
+                ERR("%s: '%s' is not ssh, rsh, slurm or fork", a, v);
+            }
+        } else if (opt_match(a, "mca", &v) || opt_match(a, "gmca", &v)) {
+            if (i + 2 >= argc)
+                ERR("%s needs a NAME and a VALUE", a);
+            char both[512];
+            snprintf(both, sizeof both, "%s %s", argv[i + 1], argv[i + 2]);
+            notice(o, "ignoring %s %s (%s)", a, both, "not used by Tide");
+            i += 2;
+        } else if (opt_match(a, "allow-run-as-root", &v)) {
+            notice(o, "ignoring %s%s (%s)", a, NULL, "not needed by Tide");
+        } else if (opt_match(a, "prefix", &v)) {
+            NEED_VAL(a);
+            notice(o, "ignoring %s %s (%s)", a, v, "Tide finds tided next to mpiexec");
         } else if (opt_match(a, "stdin", &v)) {
             NEED_VAL(a);
             if (is(v, "none"))
@@ -281,9 +405,17 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
     if (!cur->argv)
         ERR(o->napps == 1 ? "no program given (mpiexec --help for usage)"
                           : "':' must be followed by a program");
+    if (pe > 0) {
+        if (o->cpus_per_rank > 0 && o->cpus_per_rank != pe)
+            ERR("--map-by ...:PE=%d and --cpus-per-rank %d disagree", pe, o->cpus_per_rank);
+        o->cpus_per_rank = pe;
+    }
+    if (o->npernode > 0 && o->map_by)
+        ERR("-ppn/--npernode %d and --map-by %s cannot be combined (-ppn N is --map-by ppr:N:node)",
+            o->npernode, o->map_by);
     for (int k = 0; k < o->napps; k++)
         if (o->apps[k].np < 0)
-            o->apps[k].np = 1;
+            o->apps[k].np = 0; /* not given: from the allocation */
     return 0;
 fail:
     return -1;
@@ -307,5 +439,6 @@ void mpiexec_opts_free(struct mpiexec_opts *o)
     free(o->rank_by);
     free(o->bind_to);
     free(o->launch_agent);
+    tide_argv_free(o->notices);
     memset(o, 0, sizeof *o);
 }

@@ -12,7 +12,8 @@
 enum stdin_target { STDIN_RANK0, STDIN_NONE };
 
 struct mpiexec_opts {
-    struct tide_app *apps; /* exe is the name as given; resolved later */
+    struct tide_app *apps; /* exe is the name as given; resolved later; np 0 = not given
+                            * (one rank per slot of the allocation) */
     int napps;
     char **global_env;     /* NAME=VALUE from -x / -genv, for every app */
     char **params;         /* NAME=VALUE from --param */
@@ -34,6 +35,8 @@ struct mpiexec_opts {
     bool report_bindings;
     int cpus_per_rank;     /* --cpus-per-rank, 0 = unset */
     char *launch_agent;    /* --launch-agent CMD (NULL: the launch_agent parameter) */
+    bool display_map;      /* --display-map: print the hosts and their ranks before launching */
+    char **notices;        /* options accepted and ignored, one line each (also printed on stderr) */
     enum stdin_target stdin_target;
 };
 

@@ -9,6 +9,7 @@
 #include "params.h"
 #include "ctlmsg.h"
 #include "jobmap.h"
+#include "alloc.h"
 #include "log.h"
 
 #include <errno.h>
@@ -123,6 +124,56 @@ int job_bind_policy(const char *name, int *policy)
     return -1;
 }
 
+/* The mapping of a job from --map-by, --rank-by, -ppn, --cpus-per-rank and
+ * the oversubscribe parameter (which setup_nodes turns off by default for
+ * an allocation from --host, --hostfile or Slurm). */
+static int job_map_spec(struct jobmap_spec *spec, char *err, size_t errlen)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->policy = JOBMAP_BY_SLOT;
+    spec->rank_by = JOBMAP_RANK_AS_MAPPED;
+    if (mx.opts.map_by) {
+        struct jobmap_mapby m;
+        if (jobmap_parse_map_by(mx.opts.map_by, &m, err, errlen) != 0)
+            return -1;
+        spec->policy = m.policy;
+        spec->ppr = m.ppr;
+        /* ppr:N:socket: N times the sockets of this machine; the nodes
+         * of an allocation are taken to be alike (as batch systems'
+         * partitions mostly are) */
+        if (m.policy == JOBMAP_PPR && m.ppr_socket) {
+            long per_node = (long)m.ppr * tide_alloc_local_sockets();
+            spec->ppr = per_node > INT_MAX ? INT_MAX : (int)per_node;
+        }
+    }
+    if (mx.opts.npernode > 0) {
+        spec->policy = JOBMAP_PPR;
+        spec->ppr = mx.opts.npernode;
+    }
+    if (mx.opts.rank_by && jobmap_parse_rank_by(mx.opts.rank_by, &spec->rank_by, err, errlen) != 0)
+        return -1;
+    spec->cpus_per_rank = mx.opts.cpus_per_rank > 0 ? mx.opts.cpus_per_rank : 1;
+    spec->oversubscribe = tide_config_int("oversubscribe") != 0;
+    return 0;
+}
+
+static void display_map(const struct tide_job *d)
+{
+    printf("Job map: %d process%s on %d node%s\n", d->nprocs, d->nprocs == 1 ? "" : "es", d->nnodes,
+           d->nnodes == 1 ? "" : "s");
+    for (int n = 0; n < d->nnodes; n++) {
+        printf("  node %d %s (%d slot%s): ranks", n, d->hosts[n], d->node_slots[n], d->node_slots[n] == 1 ? "" : "s");
+        int count = 0;
+        for (int r = 0; r < d->nprocs; r++)
+            if (d->rank_node[r] == n) {
+                printf(" %d", r);
+                count++;
+            }
+        printf("%s\n", count ? "" : " none");
+    }
+    fflush(stdout);
+}
+
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen)
 {
@@ -141,24 +192,56 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
         snprintf(err, errlen, "--bind-to: '%s' is not core, socket, numa, hwthread or none", bind);
         goto fail;
     }
+    struct jobmap_spec spec;
+    if (job_map_spec(&spec, err, errlen) != 0)
+        goto fail;
+    /* an app context without -n takes one rank per free slot of the
+     * allocation (N per node with ppr), less the ranks of the others */
+    int *nps = calloc((size_t)napps, sizeof(int));
+    int unset = -1;
+    long given = 0;
+    for (int a = 0; a < napps; a++) {
+        nps[a] = specs[a].np;
+        if (nps[a] > 0) {
+            given += nps[a];
+        } else if (unset >= 0) {
+            snprintf(err, errlen,
+                     "programs %d and %d have no -n: with several programs, at most one may take the "
+                     "rest of the slots",
+                     unset + 1, a + 1);
+            free(nps);
+            goto fail;
+        } else {
+            unset = a;
+        }
+    }
+    if (unset >= 0) {
+        long def = jobmap_default_nprocs(&spec, mx.nnodes, mx.slots, mx.used) - given;
+        nps[unset] = def > 0 ? (int)def : 1;
+    }
     d->napps = napps;
     d->apps = calloc((size_t)napps, sizeof *d->apps);
     int rank = 0;
     for (int a = 0; a < napps; a++) {
         const struct job_app_spec *src = &specs[a];
         struct tide_app *app = &d->apps[a];
-        if (src->wdir && job_check_wdir(src->wdir, err, errlen) != 0)
-            goto fail;
-        char exe[PATH_MAX];
-        if (job_resolve_exe(src->exe, src->wdir, src->path, exe, sizeof exe, err, errlen) != 0)
-            goto fail;
-        if ((long)rank + src->np > TIDE_JOB_MAX_PROCS) {
-            snprintf(err, errlen, "too many processes (at most %d)", TIDE_JOB_MAX_PROCS);
+        if (src->wdir && job_check_wdir(src->wdir, err, errlen) != 0) {
+            free(nps);
             goto fail;
         }
-        app->np = src->np;
+        char exe[PATH_MAX];
+        if (job_resolve_exe(src->exe, src->wdir, src->path, exe, sizeof exe, err, errlen) != 0) {
+            free(nps);
+            goto fail;
+        }
+        if ((long)rank + nps[a] > TIDE_JOB_MAX_PROCS) {
+            snprintf(err, errlen, "too many processes (at most %d)", TIDE_JOB_MAX_PROCS);
+            free(nps);
+            goto fail;
+        }
+        app->np = nps[a];
         app->first_rank = rank;
-        rank += src->np;
+        rank += nps[a];
         app->exe = strdup(exe);
         app->argv = tide_argv_copy(src->argv);
         app->env = tide_argv_copy(mx.opts.global_env);
@@ -173,6 +256,7 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
         }
         app->wdir = src->wdir ? realpath(src->wdir, NULL) : NULL;
     }
+    free(nps);
     d->nprocs = rank;
     d->nnodes = mx.nnodes;
     d->hosts = tide_argv_copy(mx.hosts);
@@ -182,8 +266,7 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     int total_slots = 0;
     for (int n = 0; n < mx.nnodes; n++)
         total_slots += mx.slots[n];
-    bool over = tide_config_int("oversubscribe") != 0;
-    if (jobmap_by_slot(d->nprocs, mx.nnodes, mx.slots, mx.used, over, d->rank_node, err, errlen) != 0)
+    if (jobmap_place(&spec, d->nprocs, mx.nnodes, mx.slots, mx.used, d->rank_node, err, errlen) != 0)
         goto fail;
     d->universe_size = mx.opts.universe_size > 0 ? mx.opts.universe_size : total_slots;
     if (d->universe_size < d->nprocs && mx.opts.universe_size <= 0)
@@ -198,10 +281,12 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     }
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
-    d->cpus_per_rank = mx.opts.cpus_per_rank > 0 ? mx.opts.cpus_per_rank : 1;
+    d->cpus_per_rank = spec.cpus_per_rank;
     if (mx.opts.report_bindings)
         d->flags |= TIDE_JOB_REPORT_BINDINGS;
     job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
+    if (!parent && mx.opts.display_map)
+        display_map(d);
     *out = job;
     return 0;
 fail:

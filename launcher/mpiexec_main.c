@@ -6,6 +6,7 @@
  * and the exit status.
  */
 #include "mpiexec.h"
+#include "alloc.h"
 #include "argv.h"
 #include "config.h"
 #include "params.h"
@@ -186,24 +187,45 @@ static int setup_nodes(char *err, size_t errlen)
         slots = sysconf(_SC_NPROCESSORS_ONLN);
     if (slots <= 0)
         slots = 1;
-    if (mx.opts.hosts || mx.opts.hostfile) {
-        snprintf(err, errlen, "--host/--hostfile: launching on other nodes is not available yet");
+    if (slots > INT_MAX)
+        slots = INT_MAX;
+    /* --host, --hostfile, a Slurm allocation, else this node alone */
+    struct tide_alloc al;
+    if (tide_alloc_build(mx.opts.hosts, mx.opts.hostfile, env_lookup, (int)slots, &al, err, errlen) != 0)
         return -1;
-    }
+    mx.alloc_source = (int)al.source;
     long sim = tide_config_int("sim_nodes");
-    mx.nnodes = sim > 1 ? (int)sim : 1;
-    mx.hosts = calloc((size_t)mx.nnodes + 1, sizeof(char *));
-    mx.slots = calloc((size_t)mx.nnodes, sizeof(int));
-    mx.used = calloc((size_t)mx.nnodes, sizeof(int));
-    for (int n = 0; n < mx.nnodes; n++) {
-        char name[300];
-        if (n == 0)
-            snprintf(name, sizeof name, "%s", host);
-        else
-            snprintf(name, sizeof name, "%s-sim%d", host, n);
-        mx.hosts[n] = strdup(name);
-        mx.slots[n] = (int)slots;
+    if (al.source == TIDE_ALLOC_LOCAL && sim > 1) {
+        /* testing aid: several daemons on this machine, each a node */
+        mx.nnodes = (int)sim;
+        mx.hosts = calloc((size_t)mx.nnodes + 1, sizeof(char *));
+        mx.slots = calloc((size_t)mx.nnodes, sizeof(int));
+        for (int n = 0; n < mx.nnodes; n++) {
+            char name[300];
+            if (n == 0)
+                snprintf(name, sizeof name, "%s", host);
+            else
+                snprintf(name, sizeof name, "%s-sim%d", host, n);
+            mx.hosts[n] = strdup(name);
+            mx.slots[n] = (int)slots;
+        }
+    } else {
+        /* the allocation's names are unique (a host listed twice is one
+         * node with the slots of both) */
+        mx.nnodes = al.nnodes;
+        mx.hosts = tide_argv_copy(al.hosts);
+        mx.slots = calloc((size_t)mx.nnodes, sizeof(int));
+        memcpy(mx.slots, al.slots, (size_t)mx.nnodes * sizeof(int));
     }
+    mx.used = calloc((size_t)mx.nnodes, sizeof(int));
+    mx.node_local = calloc((size_t)mx.nnodes, sizeof(bool));
+    for (int n = 0; n < mx.nnodes; n++)
+        mx.node_local[n] = al.source == TIDE_ALLOC_LOCAL ? true : al.local[n];
+    tide_alloc_free(&al);
+    /* as with Open MPI: on an allocation given by the user or the batch
+     * system, more ranks than slots needs --oversubscribe */
+    if (mx.alloc_source != TIDE_ALLOC_LOCAL && tide_config_source("oversubscribe") == TIDE_SRC_DEFAULT)
+        tide_config_set("oversubscribe", "0", TIDE_SRC_DEFAULT);
     snprintf(mx.nspace_base, sizeof mx.nspace_base, "tide.%.64s.%d", host, (int)getpid());
     return 0;
 }

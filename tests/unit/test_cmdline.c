@@ -1,5 +1,6 @@
 /*
- * test_cmdline.c: mpiexec's command line, MPMD contexts and bad input.
+ * test_cmdline.c: mpiexec's command line, MPMD contexts, allocation and
+ * mapping options, options accepted and ignored, and bad input.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,8 +48,9 @@ static void test_simple(void **state)
     assert_false(o.tag_output);
     assert_string_equal(o.apps[0].argv[1], "-n");
     mpiexec_opts_free(&o);
+    /* no -n: 0, one rank per slot of the allocation later */
     assert_int_equal(parse(&o, err, "mpiexec prog"), 0);
-    assert_int_equal(o.apps[0].np, 1);
+    assert_int_equal(o.apps[0].np, 0);
     mpiexec_opts_free(&o);
 }
 
@@ -65,7 +67,7 @@ static void test_mpmd(void **state)
     assert_null(o.apps[1].wdir);
     assert_string_equal(tide_env_get(o.apps[1].env, "K"), "V");
     assert_null(tide_env_get(o.apps[0].env, "K"));
-    assert_int_equal(o.apps[2].np, 1);
+    assert_int_equal(o.apps[2].np, 0);
     assert_string_equal(o.apps[1].argv[1], "arg");
     mpiexec_opts_free(&o);
 }
@@ -154,6 +156,83 @@ static void test_bad_input(void **state)
     expect_error("mpiexec --timeout 0 p", "positive");
     expect_error("mpiexec --param novalue p", "NAME=VALUE");
     expect_error("mpiexec -n 99999999999 p", "not a number");
+    expect_error("mpiexec --map-by diagonal p", "--map-by 'diagonal'");
+    expect_error("mpiexec --map-by ppr:x:node p", "ppr:N:node");
+    expect_error("mpiexec --rank-by fast p", "--rank-by 'fast'");
+    expect_error("mpiexec -ppn 0 p", "-ppn");
+    expect_error("mpiexec --npernode two p", "--npernode");
+    expect_error("mpiexec --bind-to rack p", "--bind-to: 'rack'");
+    expect_error("mpiexec --cpus-per-rank 0 p", "--cpus-per-rank");
+    expect_error("mpiexec --map-by slot:PE=2 --cpus-per-rank 3 p", "disagree");
+    expect_error("mpiexec -ppn 2 --map-by node p", "cannot be combined");
+    expect_error("mpiexec --mca btl", "NAME and a VALUE");
+    expect_error("mpiexec -launcher pigeon p", "'pigeon'");
+    expect_error("mpiexec --launch-agent= p", "empty command");
+}
+
+static void test_mapping_options(void **state)
+{
+    (void)state;
+    struct mpiexec_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, err, "mpiexec --host a:2,b:2 --map-by node --rank-by slot "
+                                    "--bind-to socket --report-bindings --display-map -n 4 p"),
+                     0);
+    assert_string_equal(o.hosts, "a:2,b:2");
+    assert_string_equal(o.map_by, "node");
+    assert_string_equal(o.rank_by, "slot");
+    assert_string_equal(o.bind_to, "socket");
+    assert_true(o.report_bindings);
+    assert_true(o.display_map);
+    assert_int_equal(o.apps[0].np, 4);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec -H h1 --machinefile hf -ppn 3 --cpus-per-proc 2 p"), 0);
+    assert_string_equal(o.hosts, "h1");
+    assert_string_equal(o.hostfile, "hf");
+    assert_int_equal(o.npernode, 3);
+    assert_int_equal(o.cpus_per_rank, 2);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec -npernode 2 -bind-to core p"), 0);
+    assert_int_equal(o.npernode, 2);
+    assert_string_equal(o.bind_to, "core");
+    mpiexec_opts_free(&o);
+    /* :PE=n is cpus per rank; modifiers set oversubscription */
+    assert_int_equal(parse(&o, err, "mpiexec --map-by slot:PE=2:OVERSUBSCRIBE p"), 0);
+    assert_int_equal(o.cpus_per_rank, 2);
+    assert_int_equal(o.oversubscribe, 1);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec --map-by=ppr:2:node:NOOVERSUBSCRIBE --cpus-per-rank=1 p"), 0);
+    assert_string_equal(o.map_by, "ppr:2:node:NOOVERSUBSCRIBE");
+    assert_int_equal(o.oversubscribe, 0);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec --launch-agent /usr/bin/rsh p"), 0);
+    assert_string_equal(o.launch_agent, "/usr/bin/rsh");
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec -launcher-exec myssh p"), 0);
+    assert_string_equal(o.launch_agent, "myssh");
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec -launcher ssh p"), 0);
+    assert_string_equal(o.launch_agent, "ssh");
+    mpiexec_opts_free(&o);
+}
+
+static void test_ignored_options(void **state)
+{
+    (void)state;
+    struct mpiexec_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, err, "mpiexec --mca btl tcp -gmca a b --allow-run-as-root --prefix /opt/x "
+                                    "-launcher fork -n 2 p --mca keep me"),
+                     0);
+    assert_int_equal(tide_argv_count(o.notices), 5);
+    assert_string_equal(o.notices[0], "ignoring --mca btl tcp (not used by Tide)");
+    assert_string_equal(o.notices[2], "ignoring --allow-run-as-root (not needed by Tide)");
+    assert_non_null(strstr(o.notices[3], "--prefix /opt/x"));
+    assert_null(o.launch_agent);
+    assert_int_equal(o.apps[0].np, 2);
+    /* the program's own arguments are left alone */
+    assert_string_equal(o.apps[0].argv[1], "--mca");
+    mpiexec_opts_free(&o);
 }
 
 int main(void)
@@ -164,6 +243,8 @@ int main(void)
         cmocka_unit_test(test_env_options),
         cmocka_unit_test(test_globals),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_mapping_options),
+        cmocka_unit_test(test_ignored_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
