@@ -27,17 +27,25 @@ mn_job() {
 # mn_netns HOST: the "net:[inode]" a process of HOST sees
 mn_netns() { ip netns exec "$(mn_ns_of "$1")" readlink /proc/self/ns/net; }
 
-# mn_left: the processes left in the namespaces (sshds excepted), waiting a
-# little for daemons on their way out; prints them, fails when any
+# mn_root_left: the job's processes left in the root namespace: ranks of
+# the test program, ssh clients of the ssh agent
+mn_root_left() {
+    pgrep -af "$MN_PROG" | grep -v pgrep
+    pgrep -af "ssh -F $MN_DIR/ssh_config" | grep -v pgrep
+}
+
+# mn_left: the processes left in the namespaces (sshds excepted) or in the
+# root namespace, waiting a little for daemons on their way out; prints
+# them, fails when any
 mn_left() {
     ml_i=0
-    while [ -n "$(mn_pids_except_sshd)" ] && [ $ml_i -lt 100 ]; do
+    while [ -n "$(mn_pids_except_sshd; mn_root_left)" ] && [ $ml_i -lt 100 ]; do
         sleep 0.05
         ml_i=$((ml_i + 1))
     done
-    ml=$(mn_pids_except_sshd)
+    ml=$(mn_pids_except_sshd; mn_root_left)
     [ -z "$ml" ] && return 0
-    echo "left running in the namespaces:"
+    echo "left running:"
     echo "$ml"
     return 1
 }
@@ -45,7 +53,7 @@ mn_left() {
 # mn_reap: kill what a failed case left in the namespaces (sshds kept), so
 # the next case starts clean
 mn_reap() {
-    for mr_p in $(mn_pids_except_sshd | awk '{print $2}'); do
+    for mr_p in $(mn_pids_except_sshd | awk '{print $2}') $(mn_root_left | awk '{print $1}'); do
         kill -KILL "$mr_p" 2>/dev/null
     done
 }
@@ -113,7 +121,7 @@ mn_hello() {
     done
     # two ranks on each host
     for h in "$@"; do
-        n=$(grep -c "netns $(mn_netns "$h") " "$MN_LOG.job.out")
+        n=$(grep -cF "netns $(mn_netns "$h") " "$MN_LOG.job.out")
         [ "$n" -eq 2 ] || { echo "$n ranks on $h"; return 1; }
     done
     mn_left
@@ -188,7 +196,7 @@ mn_tided_killed() {
     done
     grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
         { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
-    victim=$(mn_pids | awk -v ns="$(mn_ns_of "$2")" '$1 == ns && $3 == "tided" { print $2; exit }')
+    victim=$(mn_pids | awk -v ns="$(mn_ns_of "$2")" -v d="${MN_DAEMON:-tided}" '$1 == ns && $3 == d { print $2; exit }')
     [ -n "$victim" ] || { echo "no tided in $(mn_ns_of "$2")"; mn_pids; kill $jpid; wait $jpid; return 1; }
     kill -KILL "$victim"
     wait $jpid
@@ -197,9 +205,7 @@ mn_tided_killed() {
     [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "mpiexec exit status $rc"; return 1; }
     grep -Eq "$2|$(mn_name_of "$2")" "$MN_LOG.job.err" || { echo "the host is not named"; return 1; }
     # nothing left: neither ranks nor daemons, nor mpiexec's agents
-    mn_left || return 1
-    if pgrep -f "$MN_PROG hang" > /dev/null; then echo "ranks left in the root namespace"; return 1; fi
-    return 0
+    mn_left
 }
 
 if mn_selected; then
