@@ -19,9 +19,10 @@
 #   mn_teardown     kill what runs in the namespaces (sshds included),
 #                   remove namespaces, veths, bridge and MN_DIR. Safe to
 #                   call twice; installed as an EXIT/INT/TERM trap.
-# Preconditions: root (CAP_SYS_ADMIN, CAP_NET_ADMIN), iproute2, a writable
-# /run (ip netns keeps its bind mounts in /run/netns) and sysfs mounted on
-# /sys (ip netns exec mounts a fresh sysfs for the namespace). In a chroot:
+# Preconditions: root (CAP_SYS_ADMIN, CAP_NET_ADMIN), iproute2, unshare
+# (util-linux), a writable /run (ip netns keeps its bind mounts in
+# /run/netns) and /proc; ip netns exec mounts a fresh sysfs for the
+# namespace (mount sysfs on /sys if that fails). In a chroot:
 #   mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t tmpfs tmpfs /run
 # Names carry the pid of the shell that made them: parallel runs never
 # clash, and mn_setup removes what runs that died left behind.
@@ -106,7 +107,7 @@ mn_setup() {
     fi
     if ! ip netns exec "tide-mn-$MN_PID-0" true 2>/dev/null; then
         ip netns del "tide-mn-$MN_PID-0" 2>/dev/null
-        MN_SKIP_REASON="ip netns exec fails (is sysfs mounted on /sys? see tests/multinode/hosts.sh)"
+        MN_SKIP_REASON="ip netns exec fails (are /proc and /sys mounted? see tests/multinode/hosts.sh)"
         return $MN_SKIP
     fi
     ip netns del "tide-mn-$MN_PID-0"
