@@ -5,7 +5,7 @@
 # Three hosts, two ranks each unless said. Ranks of different hosts talk
 # TCP over the bridge: every job gets --param if_include=<the bridge /24>.
 
-MN_CASES="multinode.infra multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
+MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
 multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ssh.hello multinode.ssh.ring
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed"
 
@@ -119,9 +119,11 @@ mn_hello() {
     for r in 0 1 2 3 4 5; do
         grep -q "^mn_prog: rank $r of 6 netns" "$MN_LOG.job.out" || { echo "no line of rank $r"; return 1; }
     done
-    # two ranks on each host
+    # two ranks on each host, under the host's name (the shared-memory
+    # transport pairs ranks by host name: the same name on two hosts would
+    # hide the TCP path between them)
     for h in "$@"; do
-        n=$(grep -cF "netns $(mn_netns "$h") " "$MN_LOG.job.out")
+        n=$(grep -cF "netns $(mn_netns "$h") host $(mn_name_of "$h")" "$MN_LOG.job.out")
         [ "$n" -eq 2 ] || { echo "$n ranks on $h"; return 1; }
     done
     mn_left
@@ -251,6 +253,14 @@ if mn_selected; then
         else
             tskip multinode.ssh "no sshd in the namespaces: $MN_SKIP_REASON"
         fi
+        mn_gone_pid=$MN_PID mn_gone_dir=$MN_DIR
         mn_teardown
+        # nothing of the hosts is left: namespaces, links, state directory
+        mn_gone() {
+            ip netns list | grep "tide-mn-$mn_gone_pid-" && return 1
+            ip -o link show | grep -E " (tmnb$mn_gone_pid|tmn${mn_gone_pid}h[0-9]+)[:@]" && return 1
+            [ ! -e "$mn_gone_dir" ]
+        }
+        tcheck multinode.infra.teardown mn_gone
     fi
 fi
