@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-all.sh BUILDDIR SRCDIR: runs every test (unit tests, then the MPI
-# suites in tests/mpi/suite_*.sh) and ends with one summary line:
+# suites in tests/mpi/suite_*.sh, security, fuzz and the multi-host suite
+# tests/multinode) and ends with one summary line:
 #   N passed, N failed[, N skipped]
 # TIDE_TEST_FILTER=REGEX runs only the cases whose names match.
 # both made absolute: tests change directory and hand paths to daemons
@@ -62,7 +63,8 @@ if [ -f "$TB/failed-builds" ]; then
     rm -f "$TB/failed-builds"
 fi
 export MPIEXEC="$B/bin/mpiexec"
-for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh; do
+for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh \
+             "$S"/tests/multinode/suite_*.sh; do
     [ -f "$suite" ] || continue
     . "$suite"
 done

@@ -1,0 +1,266 @@
+# suite_multinode.sh: MPI jobs over several hosts, each host a network
+# namespace of this machine (tests/multinode/hosts.sh), started through a
+# launch agent: tests/multinode/ns-agent (ip netns exec), and a real ssh to
+# an sshd in every namespace. Needs root and ip netns; skipped otherwise.
+# Three hosts, two ranks each unless said. Ranks of different hosts talk
+# TCP over the bridge: every job gets --param if_include=<the bridge /24>.
+
+MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
+multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ssh.hello multinode.ssh.ring
+multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed"
+
+# does the filter select any case of this suite?
+mn_selected() {
+    [ -z "$T_FILTER" ] && return 0
+    for c in $MN_CASES; do
+        echo "$c" | grep -Eq "$T_FILTER" && return 0
+    done
+    return 1
+}
+
+# mn_job OUT ERR SECONDS CMD...: run a job under a timeout
+mn_job() {
+    mj_out=$1; mj_err=$2; mj_t=$3; shift 3
+    timeout -k 5 "$mj_t" "$@" > "$mj_out" 2> "$mj_err" < /dev/null
+}
+
+# mn_netns HOST: the "net:[inode]" a process of HOST sees
+mn_netns() { ip netns exec "$(mn_ns_of "$1")" readlink /proc/self/ns/net; }
+
+# mn_root_left: the job's processes left in the root namespace: ranks of
+# the test program, ssh clients of the ssh agent
+mn_root_left() {
+    pgrep -af "$MN_PROG" | grep -v pgrep
+    pgrep -af "ssh -F $MN_DIR/ssh_config" | grep -v pgrep
+}
+
+# mn_left: the processes left in the namespaces (sshds excepted) or in the
+# root namespace, waiting a little for daemons on their way out; prints
+# them, fails when any
+mn_left() {
+    ml_i=0
+    while [ -n "$(mn_pids_except_sshd; mn_root_left)" ] && [ $ml_i -lt 100 ]; do
+        sleep 0.05
+        ml_i=$((ml_i + 1))
+    done
+    ml=$(mn_pids_except_sshd; mn_root_left)
+    [ -z "$ml" ] && return 0
+    echo "left running:"
+    echo "$ml"
+    return 1
+}
+
+# mn_reap: kill what a failed case left in the namespaces (sshds kept), so
+# the next case starts clean
+mn_reap() {
+    for mr_p in $(mn_pids_except_sshd | awk '{print $2}') $(mn_root_left | awk '{print $1}'); do
+        kill -KILL "$mr_p" 2>/dev/null
+    done
+}
+
+# mn_check NAME FUNCTION ARGS...: a case made of a shell function (which
+# runs its jobs under timeouts); leftovers are reaped after it
+mn_check() {
+    mc_name=$1; shift
+    if [ -n "$T_FILTER" ] && ! echo "$mc_name" | grep -Eq "$T_FILTER"; then
+        return 0
+    fi
+    MN_LOG="$T_LOGDIR/$mc_name"
+    tcheck "$mc_name" "$@"
+    mn_reap
+}
+
+# ---- the infrastructure itself: namespaces, agents, ssh
+mn_infra() {
+    set -- $MN_HOSTS
+    # every host reaches every other one and the root namespace's address
+    for a in "$@"; do
+        for b in "$@" "$MN_ROOT_IP"; do
+            [ "$a" = "$b" ] && continue
+            ip netns exec "$(mn_ns_of "$a")" ping -c 1 -W 5 "$b" > /dev/null ||
+                { echo "$a cannot reach $b"; return 1; }
+        done
+    done
+    # the agent runs in the host's namespace, under the host's name, keeps
+    # stdin and the exit status
+    for h in "$@"; do
+        got=$(timeout 30 "$MN_AGENT" "$h" readlink /proc/self/ns/net)
+        [ "$got" = "$(mn_netns "$h")" ] || { echo "ns-agent $h ran in $got"; return 1; }
+        got=$(timeout 30 "$MN_AGENT" "$h" hostname)
+        [ "$got" = "$(mn_name_of "$h")" ] || { echo "ns-agent $h: host name $got"; return 1; }
+    done
+    got=$(echo hi | "$MN_AGENT" "$1" cat)
+    [ "$got" = hi ] || { echo "ns-agent: stdin gave '$got'"; return 1; }
+    timeout 30 "$MN_AGENT" "$2" 'exit 7'
+    [ $? -eq 7 ] || { echo "ns-agent: exit status not kept"; return 1; }
+    got=$("$MN_AGENT" "$(mn_name_of "$3")" 'echo "a  b"')
+    [ "$got" = "a  b" ] || { echo "ns-agent: a host name as HOST, or the command line, went wrong: $got"; return 1; }
+    if [ -n "$MN_SSH_AGENT" ]; then
+        for h in "$@"; do
+            got=$(timeout 30 "$MN_SSH_AGENT" "$h" readlink /proc/self/ns/net)
+            [ "$got" = "$(mn_netns "$h")" ] || { echo "ssh $h ran in '$got'"; return 1; }
+            got=$(timeout 30 "$MN_SSH_AGENT" "$h" hostname)
+            [ "$got" = "$(mn_name_of "$h")" ] || { echo "ssh $h: host name $got"; return 1; }
+        done
+        got=$(echo hi | timeout 30 "$MN_SSH_AGENT" "$2" cat)
+        [ "$got" = hi ] || { echo "ssh: stdin gave '$got'"; return 1; }
+    fi
+    mn_left
+}
+
+# ---- MPI jobs through agent $1 ($MN_AGENT or $MN_SSH_AGENT)
+mn_hello() {
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG hello || {
+        echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
+    cat "$MN_LOG.job.out"
+    grep -q "hello from 6 ranks on 3 namespaces" "$MN_LOG.job.out" || return 1
+    for r in 0 1 2 3 4 5; do
+        grep -q "^mn_prog: rank $r of 6 netns" "$MN_LOG.job.out" || { echo "no line of rank $r"; return 1; }
+    done
+    # two ranks on each host, under the host's name (the shared-memory
+    # transport pairs ranks by host name: the same name on two hosts would
+    # hide the TCP path between them)
+    for h in "$@"; do
+        n=$(grep -cF "netns $(mn_netns "$h") host $(mn_name_of "$h")" "$MN_LOG.job.out")
+        [ "$n" -eq 2 ] || { echo "$n ranks on $h"; return 1; }
+    done
+    mn_left
+}
+
+mn_simple() {
+    mode=$1; expect=$2
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG "$mode" || {
+        echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
+    cat "$MN_LOG.job.out"
+    grep -q "$expect" "$MN_LOG.job.out" || return 1
+    mn_left
+}
+
+# ranks on the first host, children on the third (info key "host")
+mn_spawn() {
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,$3:2" -n 2 --param if_include="$MN_NET" $MN_PROG spawn "$3" "$(mn_netns "$3")" || {
+        echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
+    cat "$MN_LOG.job.out"
+    grep -q "2 children on host $3" "$MN_LOG.job.out" || return 1
+    mn_left
+}
+
+# a server job on the first host, a client job on the second: the port
+# name goes through a file
+mn_ports() {
+    set -- $MN_HOSTS
+    pf="$MN_DIR/port.$$"
+    rm -f "$pf"
+    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2" -n 2 --param if_include="$MN_NET" \
+        "$TB/dpm_server" server "$pf" 0 1 > "$MN_LOG.server.out" 2>&1 < /dev/null &
+    spid=$!
+    i=0
+    while [ ! -s "$pf" ] && [ $i -lt 1200 ] && kill -0 $spid 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$pf" ] || { echo "no port file"; cat "$MN_LOG.server.out"; kill $spid 2>/dev/null; wait $spid; return 1; }
+    mn_job "$MN_LOG.client.out" "$MN_LOG.client.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$2:2" -n 2 --param if_include="$MN_NET" "$TB/dpm_server" client "$pf" 0 || {
+        echo "client failed"; cat "$MN_LOG.client.out" "$MN_LOG.client.err"; kill $spid 2>/dev/null; wait $spid; return 1; }
+    wait $spid || { echo "server failed"; cat "$MN_LOG.server.out"; return 1; }
+    cat "$MN_LOG.server.out"
+    grep -q "served 1 clients" "$MN_LOG.server.out" || return 1
+    mn_left
+}
+
+# rank 4, on the third host, calls MPI_Abort(MPI_COMM_WORLD, 5)
+mn_abort() {
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG abort 4 5
+    rc=$?
+    cat "$MN_LOG.job.err"
+    [ $rc -eq 5 ] || { echo "exit status $rc, expected 5"; return 1; }
+    grep -Eq "rank 4 on host .*MPI_Abort" "$MN_LOG.job.err" || return 1
+    mn_left
+}
+
+# the tided of the second host is killed (SIGKILL) while the job runs: the
+# job ends with an error naming that host, and nothing is left anywhere
+mn_tided_killed() {
+    set -- $MN_HOSTS
+    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
+        --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
+    jpid=$!
+    i=0
+    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
+        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    victim=$(mn_pids | awk -v ns="$(mn_ns_of "$2")" -v d="${MN_DAEMON:-tided}" '$1 == ns && $3 == d { print $2; exit }')
+    [ -n "$victim" ] || { echo "no tided in $(mn_ns_of "$2")"; mn_pids; kill $jpid; wait $jpid; return 1; }
+    kill -KILL "$victim"
+    wait $jpid
+    rc=$?
+    cat "$MN_LOG.job.err"
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "mpiexec exit status $rc"; return 1; }
+    grep -Eq "$2|$(mn_name_of "$2")" "$MN_LOG.job.err" || { echo "the host is not named"; return 1; }
+    # nothing left: neither ranks nor daemons, nor mpiexec's agents
+    mn_left
+}
+
+if mn_selected; then
+    MN_HERE="$S/tests/multinode"
+    . "$MN_HERE/hosts.sh"
+    mn_setup 3
+    mn_rc=$?
+    if [ $mn_rc -ne 0 ]; then
+        if [ $mn_rc -eq "$MN_SKIP" ]; then
+            tskip multinode "$MN_SKIP_REASON"
+        else
+            tfail multinode.setup "mn_setup failed"
+        fi
+    else
+        MN_SSH_AGENT=""
+        mn_start_sshd
+        mn_ssh_rc=$?
+        [ $mn_ssh_rc -eq 0 ] || MN_SSH_AGENT=""
+        mkdir -p "$B/tests/multinode"
+        MN_PROG="$B/tests/multinode/mn_prog"
+        if [ ! -x "$MN_PROG" ] || [ "$S/tests/multinode/mn_prog.c" -nt "$MN_PROG" ] ||
+           [ "$B/lib/.libs/libmpi.so" -nt "$MN_PROG" ]; then
+            "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -I"$S/tests/mpi" -o "$MN_PROG" \
+                "$S/tests/multinode/mn_prog.c" > "$T_LOGDIR/build.mn_prog.log" 2>&1 ||
+                tfail build.mn_prog "does not compile: $(head -c 600 "$T_LOGDIR/build.mn_prog.log")"
+        fi
+        mn_check multinode.infra mn_infra
+        MN_CUR_AGENT="$MN_AGENT"
+        mn_check multinode.ns.hello mn_hello
+        mn_check multinode.ns.ring mn_simple ring "ring ok on 6 ranks"
+        mn_check multinode.ns.coll mn_simple coll "collectives ok on 6 ranks"
+        mn_check multinode.ns.spawn mn_spawn
+        mn_check multinode.ns.ports mn_ports
+        mn_check multinode.ns.abort mn_abort
+        mn_check multinode.ns.tided-killed mn_tided_killed
+        if [ -n "$MN_SSH_AGENT" ]; then
+            MN_CUR_AGENT="$MN_SSH_AGENT"
+            mn_check multinode.ssh.hello mn_hello
+            mn_check multinode.ssh.ring mn_simple ring "ring ok on 6 ranks"
+            mn_check multinode.ssh.coll mn_simple coll "collectives ok on 6 ranks"
+            mn_check multinode.ssh.abort mn_abort
+            mn_check multinode.ssh.tided-killed mn_tided_killed
+        else
+            tskip multinode.ssh "no sshd in the namespaces: $MN_SKIP_REASON"
+        fi
+        mn_gone_pid=$MN_PID mn_gone_dir=$MN_DIR
+        mn_teardown
+        # nothing of the hosts is left: namespaces, links, state directory
+        mn_gone() {
+            ip netns list | grep "tide-mn-$mn_gone_pid-" && return 1
+            ip -o link show | grep -E " (tmnb$mn_gone_pid|tmn${mn_gone_pid}h[0-9]+)[:@]" && return 1
+            [ ! -e "$mn_gone_dir" ]
+        }
+        tcheck multinode.infra.teardown mn_gone
+    fi
+fi
