@@ -62,7 +62,8 @@ if [ -f "$TB/failed-builds" ]; then
     rm -f "$TB/failed-builds"
 fi
 export MPIEXEC="$B/bin/mpiexec"
-for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh; do
+for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh \
+             "$S"/tests/slurm/suite_*.sh; do
     [ -f "$suite" ] || continue
     . "$suite"
 done
