@@ -64,7 +64,21 @@ slurm_t_free_port() {
 # slurm_t_alive PIDFILE: 0 when the process of that pid file is running
 slurm_t_alive() {
     [ -s "$1" ] || return 1
-    kill -0 "$(cat "$1")" 2>/dev/null
+    slurm_t_pid_alive "$(cat "$1")"
+}
+
+# slurm_t_pid_alive PID: running (a zombie is not)
+slurm_t_pid_alive() {
+    kill -0 "$1" 2>/dev/null || return 1
+    ! grep -q '^[0-9]* (.*) [ZX] ' "/proc/$1/stat" 2>/dev/null
+}
+
+# slurm_t_tree PID: PID and all its descendants
+slurm_t_tree() {
+    echo "$1"
+    for c in $(ps -e -o pid=,ppid= | awk -v p="$1" '$2 == p { print $1 }'); do
+        slurm_t_tree "$c"
+    done
 }
 
 # slurm_t_stop PIDFILE: TERM the process of that pid file, wait for it to
@@ -74,7 +88,7 @@ slurm_t_stop() {
     pid=$(cat "$1")
     kill "$pid" 2>/dev/null
     i=0
-    while kill -0 "$pid" 2>/dev/null; do
+    while slurm_t_pid_alive "$pid"; do
         i=$((i + 1))
         if [ $i -eq 100 ]; then kill -9 "$pid" 2>/dev/null; fi
         if [ $i -gt 150 ]; then return 1; fi
@@ -126,9 +140,9 @@ slurm_teardown() {
     fi
     slurm_t_stop "$SLURM_T_DIR/slurmd.pid"
     slurm_t_stop "$SLURM_T_DIR/slurmctld.pid"
-    # steps that outlived their slurmd
+    # steps that outlived their slurmd, with their tasks
     for sp in $(slurm_t_step_pids); do
-        kill -9 "$sp" 2>/dev/null
+        kill -9 $(slurm_t_tree "$sp") 2>/dev/null
     done
     slurm_t_stop "$SLURM_T_MUNGE/munged.pid"
     rm -rf "$SLURM_T_DIR"
