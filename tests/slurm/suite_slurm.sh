@@ -45,7 +45,7 @@ if [ $sl_ok -eq 1 ]; then
 fi
 
 # ---- on the cluster ----
-sl_cases="slurm.infra slurm.srun-pmix slurm.srun-pmix-8 slurm.srun-pmix-spawn slurm.srun-no-pmix
+sl_cases="slurm.infra slurm.srun-pmix slurm.srun-pmix-8 slurm.srun-pmix-own-dir slurm.srun-pmix-spawn slurm.srun-no-pmix
 slurm.srun-single slurm.salloc slurm.salloc-over slurm.salloc-over-ok slurm.sbatch"
 sl_any=""
 for c in $sl_cases; do
@@ -74,6 +74,14 @@ if [ -n "$sl_any" ] && [ $sl_ok -eq 1 ]; then
         # more ranks than the machine's cores (the node says 8 CPUs)
         tcase slurm.srun-pmix-8 -t 120 -- \
             "$sl_expect" 8 8 env "$sl_env" srun --mpi=pmix -n 8 "$sl_prog"
+        # no private per-job directory from the server: libmpi makes one for
+        # its shared memory, and the last rank to leave removes it
+        tcase slurm.srun-pmix-own-dir -t 90 -- \
+            sh -c '"$1" 2 2 env "$2" srun --mpi=pmix -n 2 "$3" "$4" "$5" || exit 1
+                   for d in /dev/shm "${TMPDIR:-/tmp}"; do
+                       ls -d "$d"/tide-$(id -u)-job-slurm.pmix.* 2>/dev/null && exit 1
+                   done
+                   exit 0' sh "$sl_expect" "$sl_env" "$S/tests/slurm/nsdir_open.sh" "$SLURM_T_DIR/tmp" "$sl_prog"
         tcase slurm.srun-pmix-spawn -t 90 \
             -out 'spawn failed: class MPI_ERR_SPAWN: .*cannot start processes.*srun --mpi=pmix' -- \
             "$sl_expect" 2 2 env "$sl_env" srun --mpi=pmix -n 2 "$sl_prog" spawn
