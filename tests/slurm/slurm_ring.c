@@ -5,6 +5,8 @@
  * eager and the rendezvous paths run), checks an MPI_Allreduce and meets
  * the others in MPI_Barrier. "spawn" as first argument: rank 0 then tries
  * MPI_Comm_spawn of one copy of itself and prints how that ended.
+ * "abort": after the barrier, the last rank calls MPI_Abort with code 7
+ * while the others wait in a receive that never completes.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -54,6 +56,12 @@ int main(int argc, char **argv)
     MPI_Allreduce(&bad, &allbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
 
+    if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+        if (rank == size - 1)
+            MPI_Abort(MPI_COMM_WORLD, 7);
+        int never;
+        MPI_Recv(&never, 1, MPI_INT, size - 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
     if (argc > 1 && strcmp(argv[1], "spawn") == 0 && rank == 0) {
         MPI_Comm child;
         int errcode = MPI_SUCCESS;

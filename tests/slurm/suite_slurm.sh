@@ -45,7 +45,7 @@ if [ $sl_ok -eq 1 ]; then
 fi
 
 # ---- on the cluster ----
-sl_cases="slurm.infra slurm.srun-pmix slurm.srun-pmix-8 slurm.srun-pmix-own-dir slurm.srun-pmix-spawn slurm.srun-no-pmix
+sl_cases="slurm.infra slurm.srun-pmix slurm.srun-pmix-8 slurm.srun-pmix-own-dir slurm.srun-pmix-spawn slurm.srun-pmix-abort slurm.srun-no-pmix
 slurm.srun-single slurm.salloc slurm.salloc-over slurm.salloc-over-ok slurm.sbatch"
 sl_any=""
 for c in $sl_cases; do
@@ -85,6 +85,11 @@ if [ -n "$sl_any" ] && [ $sl_ok -eq 1 ]; then
         tcase slurm.srun-pmix-spawn -t 90 \
             -out 'spawn failed: class MPI_ERR_SPAWN: .*cannot start processes.*srun --mpi=pmix' -- \
             "$sl_expect" 2 2 env "$sl_env" srun --mpi=pmix -n 2 "$sl_prog" spawn
+
+        # MPI_Abort ends the step (PMIx_Abort to slurmstepd), srun exits
+        # with its code
+        tcase slurm.srun-pmix-abort -t 60 -rc 7 -noout 'ring ok' -- \
+            env "$sl_env" srun --mpi=pmix -n 3 "$sl_prog" abort
 
         # srun without a PMIx server: refused, not 2 singletons
         tcase slurm.srun-no-pmix -t 60 -err "$sl_msg" -noout 'hello from' -- \
