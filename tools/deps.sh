@@ -31,11 +31,14 @@ if [ ! -e "$prc" ]; then
     trap '$SUDO rm -f "$prc"' EXIT
 fi
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing > /dev/null
-# a system without that policy hook (systemd) may have enabled the units:
-# the tests start their own daemons, with their own configuration
+# under systemd the units of what was just installed may have been enabled
+# (the hook above keeps them stopped): the tests start their own daemons,
+# with their own configuration. Services installed before are left alone.
 if command -v systemctl > /dev/null 2>&1 && [ -d /run/systemd/system ]; then
     for u in munge slurmd slurmctld; do
-        $SUDO systemctl disable --now "$u" > /dev/null 2>&1 || true
+        case " $missing " in
+        *" munge "*|*" slurm-wlm "*) $SUDO systemctl disable --now "$u" > /dev/null 2>&1 || true ;;
+        esac
     done
 fi
 [ -n "$own_prc" ] && $SUDO rm -f "$prc"
