@@ -30,16 +30,19 @@ static bool private_dir(const char *path)
            (st.st_mode & 0077) == 0 && access(path, W_OK | X_OK) == 0;
 }
 
+static bool name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+           c == '_';
+}
+
 static bool shared_by_name(void)
 {
     /* the namespace, kept to characters safe in a file name */
     char ns[128];
     size_t n = 0;
     for (const char *p = tide.nspace; *p && n < sizeof ns - 1; p++)
-        ns[n++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                                 *p == '.' || *p == '-' || *p == '_'
-                             ? *p
-                             : '_');
+        ns[n++] = name_char(*p) ? *p : '_';
     ns[n] = '\0';
     char path[sizeof tide.session_dir];
     int w = snprintf(path, sizeof path, "%s/tide-%u-job-%s", tide_session_dir_base(NULL), (unsigned)geteuid(), ns);
