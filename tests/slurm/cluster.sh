@@ -13,7 +13,8 @@
 # environment (e.g. `env SLURM_CONF="$SLURM_T_CONF" srun ...`); nothing is
 # exported globally. The directory is a fixed function of the build tree,
 # so that a setup after a killed run finds and stops what that run left.
-# Nothing listens beyond 127.0.0.1.
+# The controller and the node are addressed as 127.0.0.1: all the
+# cluster's traffic stays on this machine's loopback.
 
 SLURM_T_REASON=""
 slurm_t_init() {
