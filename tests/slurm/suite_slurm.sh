@@ -1,9 +1,9 @@
 # suite_slurm.sh: Tide under Slurm (sourced by run-all.sh). The cases
 # slurm.env-* need no cluster: they fake the variables srun gives its
-# tasks. The others run on the private one-node cluster of cluster.sh
-# (root, slurm-wlm and munge needed: sh tools/deps.sh), started once for
-# the suite and stopped at its end; they all skip, with the reason, when
-# it cannot start.
+# tasks. The others run on the private cluster of cluster.sh (root,
+# slurm-wlm and munge needed: sh tools/deps.sh): one node for most, then
+# two nodes in namespaces for slurm.multi.*; stopped at the end. They
+# skip, with the reason, when the cluster cannot start.
 . "$S/tests/slurm/cluster.sh"
 
 sl_wanted() {
@@ -118,5 +118,24 @@ EOF
 
         cd "$S" || exit 1
     fi
+fi
+
+# ---- two nodes, each slurmd in network and mount namespaces of its own ----
+if sl_wanted slurm.multi.srun-pmix && [ $sl_ok -eq 1 ]; then
+    slurm_setup 2
+    sl_rc=$?
+    if [ $sl_rc -ne 0 ]; then
+        tskip slurm.multi.srun-pmix "no two-node Slurm cluster: $SLURM_T_REASON"
+    else
+        # ranks on two nodes: libmpi's TCP between the namespaces' addresses,
+        # the PMIx fence between the two slurmstepd
+        tcase slurm.multi.srun-pmix -t 90 -out ' on n1$' -- \
+            sh -c 'out=$("$1" 4 4 env "$2" srun --mpi=pmix -N 2 --ntasks-per-node=2 "$3"); rc=$?
+                   printf "%s\n" "$out"
+                   [ $rc -eq 0 ] && printf "%s\n" "$out" | grep -q " on n2\$"' \
+            sh "$sl_expect" "SLURM_CONF=$SLURM_T_CONF" "$sl_prog"
+    fi
+fi
+if [ -n "$sl_any" ] || sl_wanted slurm.multi.srun-pmix; then
     slurm_teardown
 fi
