@@ -1,4 +1,5 @@
-# cluster.sh: a private one-node Slurm cluster for the tests (sourced).
+# cluster.sh: a private Slurm cluster for the tests, of one node or of
+# several in namespaces (sourced).
 #
 #   slurm_setup [N]  starts munged, slurmctld and slurmd from Debian's
 #                    munge and slurm-wlm, each with its own files under
@@ -9,8 +10,9 @@
 #                    where the spool and TmpFS directories are its own; a
 #                    setup with another N first stops the cluster there is.
 #                    Returns 0 when the cluster is up, 2 when it cannot run
-#                    here (not root, packages missing; the reason is in
-#                    $SLURM_T_REASON), 1 when it failed to start.
+#                    here (not root, packages missing, no namespaces for
+#                    N > 1; the reason is in $SLURM_T_REASON), 1 when it
+#                    failed to start.
 #   slurm_teardown   cancels the jobs, stops the daemons and removes the
 #                    files. Safe to call at any time, also with nothing up.
 #
