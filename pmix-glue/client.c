@@ -82,6 +82,27 @@ static uint32_t *parse_peers(const char *s, uint32_t expect)
     return peers;
 }
 
+/* A value the server may not have at all: looked up in what the client
+ * already holds, without asking the server (no wait). */
+static int get_optional_string(const char *key, char *out, size_t outlen)
+{
+    pmix_proc_t wild;
+    PMIX_PROC_LOAD(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    pmix_info_t opt;
+    bool t = true;
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &t, PMIX_BOOL);
+    pmix_value_t *v = NULL;
+    int rc = -1;
+    if (PMIx_Get(&wild, key, &opt, 1, &v) == PMIX_SUCCESS && v && v->type == PMIX_STRING && v->data.string) {
+        snprintf(out, outlen, "%s", v->data.string);
+        rc = 0;
+    }
+    if (v)
+        PMIX_VALUE_RELEASE(v);
+    PMIX_INFO_DESTRUCT(&opt);
+    return rc;
+}
+
 int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen)
 {
     memset(self, 0, sizeof *self);
@@ -119,6 +140,8 @@ int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen)
     if (tide_pmix_get_string(me.nspace, me.rank, PMIX_HOSTNAME, self->hostname, sizeof self->hostname,
                              to) != 0)
         self->hostname[0] = '\0';
+    if (get_optional_string(PMIX_NSDIR, self->nsdir, sizeof self->nsdir) != 0)
+        self->nsdir[0] = '\0';
     pmix_value_t *v = NULL;
     pmix_info_t opt;
     bool t = true;
@@ -299,6 +322,8 @@ int tide_pmix_spawn(const struct tide_spawn_app *a, int napps, char *nspace, siz
     pmix_nspace_t ns;
     pmix_status_t rc = PMIx_Spawn(NULL, 0, apps, (size_t)napps, ns);
     PMIX_APP_FREE(apps, (size_t)napps);
+    if (rc == PMIX_ERR_NOT_SUPPORTED)
+        return TIDE_PMIX_SPAWN_UNSUPPORTED;
     if (rc != PMIX_SUCCESS)
         return -1;
     snprintf(nspace, len, "%s", ns);

@@ -23,6 +23,7 @@ struct tide_pmix_self {
     char parent_nspace[TIDE_NSPACE_MAX];
     uint32_t parent_rank;
     char hostname[256];
+    char nsdir[4096];      /* the server's per-job directory (PMIX_NSDIR), or "" */
     uint32_t *local_peers; /* ranks of this job on this node (local_size) */
 };
 
@@ -64,7 +65,10 @@ struct tide_spawn_app {
     int maxprocs;
     const char *wdir, *host, *path, *soft;
 };
-/* PMIx_Spawn; on success nspace gets the new job's namespace. */
+/* PMIx_Spawn; on success nspace gets the new job's namespace. Returns 0,
+ * TIDE_PMIX_SPAWN_UNSUPPORTED when the server does not start processes
+ * (Slurm's, under srun --mpi=pmix), -1 on any other failure. */
+#define TIDE_PMIX_SPAWN_UNSUPPORTED (-2)
 int tide_pmix_spawn(const struct tide_spawn_app *apps, int napps, char *nspace, size_t len);
 
 enum tide_pmix_name_status {

@@ -261,7 +261,13 @@ static int root_spawn(int count, char *cmds[], char **argvs[], const int maxproc
         rc = singleton_spawn(apps, count, tok, fn);
     } else if (rc == MPI_SUCCESS) {
         char ns[256];
-        if (tide_pmix_spawn(apps, count, ns, sizeof ns) != 0)
+        int sp = tide_pmix_spawn(apps, count, ns, sizeof ns);
+        if (sp == TIDE_PMIX_SPAWN_UNSUPPORTED)
+            rc = tide_err(MPI_ERR_SPAWN,
+                          "%s: this job's PMIx server cannot start processes (a job started by srun "
+                          "--mpi=pmix): start the job with mpiexec to use MPI_Comm_spawn",
+                          fn);
+        else if (sp != 0)
             rc = tide_err(MPI_ERR_SPAWN,
                           "%s: the runtime could not start the processes (missing or unusable "
                           "executable, bad info keys, or not enough slots: see mpiexec's message)",

@@ -12,7 +12,10 @@
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"
+#include "runtime/abort.h"
 #include "runtime/errhandler.h"
+#include "runtime/jobdir.h"
+#include "runtime/launch_check.h"
 #include "runtime/modules.h"
 #include "runtime/proc.h"
 #include "runtime/runtime.h"
@@ -81,7 +84,7 @@ static void read_tuning(void)
     t->verbose = (int)tide_config_int("verbose");
 }
 
-static int identify(char *err, size_t errlen)
+static int identify(const char *fn, char *err, size_t errlen)
 {
     if (tide_pmix_available()) {
         if (!pmix_joined) {
@@ -112,6 +115,13 @@ static int identify(char *err, size_t errlen)
         if (self.hostname[0])
             snprintf(tide.hostname, sizeof tide.hostname, "%s", self.hostname);
     } else {
+        /* no server: a singleton, unless a launcher started several */
+        char why[256];
+        if (tide_launch_check_singleton(why, sizeof why) != 0) {
+            char line[320];
+            snprintf(line, sizeof line, "%s: %s", fn, why);
+            tide_abort_job(1, line);
+        }
         char host[128] = "localhost";
         gethostname(host, sizeof host - 1);
         snprintf(tide.nspace, sizeof tide.nspace, "singleton.%s.%d", host, (int)getpid());
@@ -129,9 +139,7 @@ static int identify(char *err, size_t errlen)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     tide.oversubscribed = (over && strcmp(over, "1") == 0) ||
                           (ncpu > 0 && (long)tide.local_size > ncpu);
-    const char *jobdir = getenv("TIDE_JOB_DIR");
-    if (jobdir)
-        snprintf(tide.session_dir, sizeof tide.session_dir, "%s", jobdir);
+    tide_jobdir_pick(tide.have_pmix ? pmix_self.nsdir : NULL);
     tide.me = tide_proc_get(tide.nspace, tide.rank);
     if (!tide.me) {
         snprintf(err, errlen, "out of memory");
@@ -157,7 +165,7 @@ static int bring_up(const char *fn)
     tide.main_thread = pthread_self();
     tide_handles_reserve_predefined();
     tide_errhandler_init();
-    if (identify(err, sizeof err) != 0) {
+    if (identify(fn, err, sizeof err) != 0) {
         fprintf(stderr, "%s: cannot join the job: %s\n", fn, err);
         return tide_err(MPI_ERR_OTHER, "%s: cannot join the job: %s", fn, err);
     }
@@ -225,6 +233,7 @@ static int tear_down(void)
             tide_pmix_fence(0);
     }
     tide_modules_finalize();
+    tide_jobdir_release();
     tide_comm_finalize_predefined();
     tide_proc_table_forget_transports();
     /* tell the daemon this rank finalised (it reports ranks that exit
