@@ -174,6 +174,56 @@ static void display_map(const struct tide_job *d)
     fflush(stdout);
 }
 
+int job_node_of_host(const char *host)
+{
+    for (int n = 0; n < mx.nnodes; n++)
+        if (strcmp(mx.hosts[n], host) == 0)
+            return n;
+    /* "localhost" or one of our addresses: the node that is this machine */
+    if (tide_alloc_is_local_host(host))
+        for (int n = 0; n < mx.nnodes; n++)
+            if (!mx.node_local || mx.node_local[n])
+                return n;
+    return -1;
+}
+
+/* An app context placed on given hosts (spawn's "host" key): its ranks
+ * fill those nodes' free slots in order, then go round-robin over them. */
+static int place_on_hosts(struct tide_job *d, const struct tide_app *app, const char *hosts, char *err,
+                          size_t errlen)
+{
+    char **names = tide_argv_split(hosts, ',');
+    int nodes[256], nn = 0;
+    for (size_t i = 0; names[i] && nn < 256; i++) {
+        int n = job_node_of_host(names[i]);
+        if (n < 0) {
+            snprintf(err, errlen, "host '%s' is not part of this job's allocation", names[i]);
+            tide_argv_free(names);
+            return -1;
+        }
+        nodes[nn++] = n;
+    }
+    tide_argv_free(names);
+    if (nn == 0) {
+        snprintf(err, errlen, "empty host list");
+        return -1;
+    }
+    for (int r = app->first_rank; r < app->first_rank + app->np; r++)
+        mx.used[d->rank_node[r]]--;
+    int k = 0;
+    for (int r = app->first_rank; r < app->first_rank + app->np; r++) {
+        int pick = -1;
+        for (int i = 0; i < nn && pick < 0; i++)
+            if (mx.used[nodes[i]] < mx.slots[nodes[i]])
+                pick = nodes[i];
+        if (pick < 0)
+            pick = nodes[k++ % nn];
+        d->rank_node[r] = pick;
+        mx.used[pick]++;
+    }
+    return 0;
+}
+
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen)
 {
@@ -268,6 +318,12 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
         total_slots += mx.slots[n];
     if (jobmap_place(&spec, d->nprocs, mx.nnodes, mx.slots, mx.used, d->rank_node, err, errlen) != 0)
         goto fail;
+    for (int a = 0; a < napps; a++)
+        if (specs[a].hosts && *specs[a].hosts && place_on_hosts(d, &d->apps[a], specs[a].hosts, err, errlen) != 0) {
+            for (int k = 0; k < d->nprocs; k++)
+                mx.used[d->rank_node[k]]--;
+            goto fail;
+        }
     d->universe_size = mx.opts.universe_size > 0 ? mx.opts.universe_size : total_slots;
     if (d->universe_size < d->nprocs && mx.opts.universe_size <= 0)
         d->universe_size = d->nprocs;

@@ -121,6 +121,7 @@ struct job_app_spec {
     char **env;
     const char *wdir;
     const char *path;  /* extra directories to search (spawn's "path" key) */
+    const char *hosts; /* "h1,h2": place the ranks on these nodes only (spawn's "host" key); NULL: anywhere */
 };
 struct job_parent {
     const char *nspace;
@@ -128,6 +129,8 @@ struct job_parent {
 };
 int job_build(const struct job_app_spec *specs, int napps, const struct job_parent *parent,
               struct mjob **out, char *err, size_t errlen);
+/* The node named host (a name of the allocation, or one meaning this machine); -1 if none. */
+int job_node_of_host(const char *host);
 /* "core", "socket", ... -> enum tide_bind_policy; -1 if unknown. */
 int job_bind_policy(const char *name, int *policy);
 int job_build_primary(struct mjob **out, char *err, size_t errlen);

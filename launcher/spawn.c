@@ -52,14 +52,14 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
     for (uint32_t a = 0; status == 0 && a < napps; a++) {
         if (!hosts[a] || !*hosts[a])
             continue;
-        bool known = false;
-        for (int n = 0; n < mx.nnodes; n++)
-            if (strcmp(mx.hosts[n], hosts[a]) == 0 || strcmp(hosts[a], "localhost") == 0)
-                known = true;
-        if (!known) {
-            snprintf(err, sizeof err, "spawn: host '%s' is not part of this job's allocation", hosts[a]);
-            status = -1;
-        }
+        char **names = tide_argv_split(hosts[a], ',');
+        for (size_t i = 0; names[i] && status == 0; i++)
+            if (job_node_of_host(names[i]) < 0) {
+                snprintf(err, sizeof err, "spawn: host '%s' is not part of this job's allocation", names[i]);
+                status = -1;
+            }
+        tide_argv_free(names);
+        specs[a].hosts = hosts[a];
     }
     /* maxprocs against the free slots */
     if (status == 0 && !tide_config_int("oversubscribe")) {

@@ -88,6 +88,32 @@ static int read_keys(MPI_Info info, struct app_keys *k, const char *fn)
         }
         fclose(f);
     }
+    const char *hostfile = tide_info_lookup(i, "hostfile");
+    if (hostfile && !tide_info_lookup(i, "host")) {
+        /* the hosts of a hostfile (first word of each line, any ":N" or
+         * slots=N dropped) become the host list */
+        FILE *f = fopen(hostfile, "r");
+        if (!f) {
+            keys_free(k);
+            return tide_err(MPI_ERR_SPAWN, "%s: cannot read the hostfile '%s' (info key hostfile)", fn, hostfile);
+        }
+        char line[1024], list[4096] = "";
+        size_t len = 0;
+        while (fgets(line, sizeof line, f)) {
+            char name[256];
+            if (sscanf(line, " %255[^ \t\n#:]", name) != 1)
+                continue;
+            int n = snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", name);
+            if (n > 0 && len + (size_t)n < sizeof list)
+                len += (size_t)n;
+        }
+        fclose(f);
+        if (len == 0) {
+            keys_free(k);
+            return tide_err(MPI_ERR_SPAWN, "%s: the hostfile '%s' names no host (info key hostfile)", fn, hostfile);
+        }
+        set_key(k, "host", list);
+    }
     static const char *const names[] = {"host", "wdir", "path", "soft"};
     for (size_t n = 0; n < 4; n++) {
         const char *v = tide_info_lookup(i, names[n]);
