@@ -121,12 +121,23 @@ EOF
 fi
 
 # ---- two nodes, each slurmd in network and mount namespaces of its own ----
-if sl_wanted slurm.multi.srun-pmix && [ $sl_ok -eq 1 ]; then
+sl_multi_wanted() {
+    sl_wanted slurm.multi.srun-pmix || sl_wanted slurm.multi.mpiexec
+}
+if sl_multi_wanted && [ $sl_ok -eq 1 ]; then
     slurm_setup 2
     sl_rc=$?
     if [ $sl_rc -ne 0 ]; then
         tskip slurm.multi.srun-pmix "no two-node Slurm cluster: $SLURM_T_REASON"
+        tskip slurm.multi.mpiexec "no two-node Slurm cluster: $SLURM_T_REASON"
     else
+        # mpiexec on the submitting host (in no node), a tided started by
+        # srun on each node of the allocation, linked back over the bridge
+        tcase slurm.multi.mpiexec -t 120 -out ' on n1$' -- \
+            sh -c 'out=$("$1" 4 4 env "$2" salloc -Q -N 2 -n 4 "$3" --param if_include="$4.0/24" "$5"); rc=$?
+                   printf "%s\n" "$out"
+                   [ $rc -eq 0 ] && printf "%s\n" "$out" | grep -q " on n2\$"' \
+            sh "$sl_expect" "SLURM_CONF=$SLURM_T_CONF" "$MPIEXEC" "$SLURM_T_NET" "$sl_prog"
         # ranks on two nodes: libmpi's TCP between the namespaces' addresses,
         # the PMIx fence between the two slurmstepd
         tcase slurm.multi.srun-pmix -t 90 -out ' on n1$' -- \
@@ -136,6 +147,6 @@ if sl_wanted slurm.multi.srun-pmix && [ $sl_ok -eq 1 ]; then
             sh "$sl_expect" "SLURM_CONF=$SLURM_T_CONF" "$sl_prog"
     fi
 fi
-if [ -n "$sl_any" ] || sl_wanted slurm.multi.srun-pmix; then
+if [ -n "$sl_any" ] || sl_multi_wanted; then
     slurm_teardown
 fi
