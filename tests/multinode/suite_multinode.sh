@@ -6,7 +6,7 @@
 # TCP over the bridge: every job gets --param if_include=<the bridge /24>.
 
 MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
-multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ssh.hello multinode.ssh.ring
+multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ssh.hello multinode.ssh.ring
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed"
 
 # does the filter select any case of this suite?
@@ -200,6 +200,14 @@ mn_tided_killed() {
         { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
     victim=$(mn_pids | awk -v ns="$(mn_ns_of "$2")" -v d="${MN_DAEMON:-tided}" '$1 == ns && $3 == d { print $2; exit }')
     [ -n "$victim" ] || { echo "no tided in $(mn_ns_of "$2")"; mn_pids; kill $jpid; wait $jpid; return 1; }
+    # the job's control secret is in no daemon's argv, no rank's environment
+    for p in $(mn_pids_except_sshd | awk '{print $2}'); do
+        if tr '\0' '\n' < /proc/$p/cmdline 2>/dev/null | grep -qi secret ||
+           tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qi secret; then
+            echo "process $p shows a secret in its argv or environment"
+            kill $jpid; wait $jpid; return 1
+        fi
+    done
     kill -KILL "$victim"
     wait $jpid
     rc=$?
@@ -208,6 +216,37 @@ mn_tided_killed() {
     grep -Eq "$2|$(mn_name_of "$2")" "$MN_LOG.job.err" || { echo "the host is not named"; return 1; }
     # nothing left: neither ranks nor daemons, nor mpiexec's agents
     mn_left
+}
+
+# a host whose launch agent fails: the error names the host and the agent's
+# status, and the daemon already started on the other host is gone
+mn_no_daemon() {
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,nohost.invalid:2" -n 4 --param if_include="$MN_NET" $MN_PROG hello
+    rc=$?
+    cat "$MN_LOG.job.err"
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "exit status $rc"; return 1; }
+    grep -q "cannot start the node daemon on nohost.invalid: the launch agent .* exited with status" \
+        "$MN_LOG.job.err" || return 1
+    mn_left
+}
+
+# a daemon that never links back (its agent hangs): the launch fails after
+# daemon_timeout, naming the host, and the agent is stopped
+mn_no_link() {
+    set -- $MN_HOSTS
+    printf '#!/bin/sh\nexec sleep 57\n' > "$MN_LOG.agent"
+    chmod +x "$MN_LOG.agent"
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_LOG.agent" \
+        --host "$1:2" -n 2 --param daemon_timeout=2 --param if_include="$MN_NET" $MN_PROG hello
+    rc=$?
+    cat "$MN_LOG.job.err"
+    [ $rc -eq 1 ] || { echo "exit status $rc, expected 1"; return 1; }
+    grep -q "node daemon on $1 did not connect back to mpiexec .* within 2 s" "$MN_LOG.job.err" || return 1
+    i=0
+    while pgrep -f "sleep 57" > /dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    ! pgrep -af "sleep 57" || { echo "the launch agent is left running"; return 1; }
 }
 
 if mn_selected; then
@@ -243,6 +282,8 @@ if mn_selected; then
         mn_check multinode.ns.ports mn_ports
         mn_check multinode.ns.abort mn_abort
         mn_check multinode.ns.tided-killed mn_tided_killed
+        mn_check multinode.ns.no-daemon mn_no_daemon
+        mn_check multinode.ns.no-link mn_no_link
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
             mn_check multinode.ssh.hello mn_hello
