@@ -6,7 +6,7 @@
 # TCP over the bridge: every job gets --param if_include=<the bridge /24>.
 
 MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
-multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ssh.hello multinode.ssh.ring
+multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ns.mpiexec-killed multinode.ssh.hello multinode.ssh.ring
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed"
 
 # does the filter select any case of this suite?
@@ -249,6 +249,25 @@ mn_no_link() {
     ! pgrep -af "sleep 57" || { echo "the launch agent is left running"; return 1; }
 }
 
+# mpiexec itself killed (SIGKILL) while the job runs: the daemons of the
+# other hosts lose their link and end their ranks; nothing is left
+mn_mpiexec_killed() {
+    set -- $MN_HOSTS
+    $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2" -n 4 \
+        --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
+    jpid=$!
+    i=0
+    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
+        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    kill -KILL $jpid
+    wait $jpid
+    mn_left
+}
+
 if mn_selected; then
     MN_HERE="$S/tests/multinode"
     . "$MN_HERE/hosts.sh"
@@ -284,6 +303,7 @@ if mn_selected; then
         mn_check multinode.ns.tided-killed mn_tided_killed
         mn_check multinode.ns.no-daemon mn_no_daemon
         mn_check multinode.ns.no-link mn_no_link
+        mn_check multinode.ns.mpiexec-killed mn_mpiexec_killed
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
             mn_check multinode.ssh.hello mn_hello
