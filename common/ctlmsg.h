@@ -60,6 +60,17 @@ enum tide_ctl_type {
     /* mpiexec -> tided: str nspace; a job has ended everywhere and its state
      * may be released */
     TIDE_CTL_JOB_ENDED = 21,
+    /* along the daemon tree (ctltree.h), either way: u32 dst (a node,
+     * TIDE_ROUTE_HUB for mpiexec, TIDE_ROUTE_ALL for every daemon), u32 src
+     * (the node it comes from, TIDE_ROUTE_HUB from mpiexec), u16 type, bytes
+     * payload: a message of any other type for dst (ctlroute.c) */
+    TIDE_CTL_ROUTE = 22,
+    /* tided -> mpiexec: str addresses; this daemon listens for its
+     * children in the tree, which mpiexec may now start */
+    TIDE_CTL_TREE_READY = 23,
+    /* tided -> mpiexec: u32 node, str why; a child of this daemon in the
+     * tree was lost (and its subtree with it) */
+    TIDE_CTL_NODE_LOST = 24,
     TIDE_CTL_TYPE_MAX
 };
 
@@ -79,6 +90,8 @@ enum tide_name_status {
 };
 
 #define TIDE_ALL_JOBS 0xffffffffu
+#define TIDE_ROUTE_ALL 0xffffffffu
+#define TIDE_ROUTE_HUB 0xfffffffeu
 /* PMIX_RANK_WILDCARD, for code that does not include pmix headers */
 #define TIDE_RANK_WILDCARD 0xfffffffeu
 

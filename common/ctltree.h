@@ -1,6 +1,6 @@
 /*
  * ctltree.h: the tree of node daemons. The daemons of other hosts hang
- * from mpiexec in a tree of a given radix (the tree_radix parameter): each
+ * from mpiexec in a tree of a given radix: each
  * links to its parent (mpiexec for the first `radix` of them), and control
  * messages travel along the tree, so mpiexec keeps `radix` links whatever
  * the number of hosts, and a broadcast (launch, kill, shutdown) costs each

@@ -115,6 +115,16 @@ void tide_wire_put_strv(struct tide_wbuf *w, char *const *v)
         tide_wire_put_str(w, v[i]);
 }
 
+void tide_wire_put_raw(struct tide_wbuf *w, const void *p, size_t n)
+{
+    wb_put(w, p, n);
+}
+
+uint16_t tide_wire_type(const struct tide_wbuf *w)
+{
+    return w->len >= TIDE_WIRE_HEADER ? (uint16_t)le_load(w->data + 6, 2) : 0;
+}
+
 int tide_wire_finish(struct tide_wbuf *w)
 {
     if (w->failed || w->len - TIDE_WIRE_HEADER > TIDE_WIRE_MAX_PAYLOAD)

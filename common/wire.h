@@ -45,6 +45,10 @@ void tide_wire_put_bytes(struct tide_wbuf *w, const void *p, size_t n);
 void tide_wire_put_str(struct tide_wbuf *w, const char *s); /* NULL is written as absent */
 void tide_wire_put_strv(struct tide_wbuf *w, char *const *v);
 int tide_wire_finish(struct tide_wbuf *w); /* 0, or -1 if allocation failed or too big */
+/* Append bytes as they are (no length prefix). */
+void tide_wire_put_raw(struct tide_wbuf *w, const void *p, size_t n);
+/* The type a frame being written was begun with. */
+uint16_t tide_wire_type(const struct tide_wbuf *w);
 void tide_wire_free(struct tide_wbuf *w);
 
 /* Frame header parsing: given at least TIDE_WIRE_HEADER bytes, check the

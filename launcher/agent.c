@@ -48,7 +48,7 @@ static char *boot_text(const uint8_t secret[TIDE_CTL_SECRET_LEN])
 }
 
 /* Is the agent srun (inside Slurm, no agent chosen)? */
-static bool use_srun(void)
+bool agent_is_srun(void)
 {
     const char *agent = mx.opts.launch_agent ? mx.opts.launch_agent : tide_config_get("launch_agent");
     return (!agent || !*agent) && mx.alloc_source == TIDE_ALLOC_SLURM;
@@ -56,7 +56,7 @@ static bool use_srun(void)
 
 const char *agent_name(void)
 {
-    if (use_srun())
+    if (agent_is_srun())
         return "srun";
     const char *agent = mx.opts.launch_agent ? mx.opts.launch_agent : tide_config_get("launch_agent");
     return agent && *agent ? agent : "ssh";
@@ -121,7 +121,8 @@ static void daemon_args(char ***argv, const char *hub, const char *node)
         tide_argv_append(argv, args[i]);
 }
 
-int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, char *err, size_t errlen)
+int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, const int *nodes, int count_in,
+                char *err, size_t errlen)
 {
     char *boot = boot_text(secret);
     if (!boot) {
@@ -129,15 +130,14 @@ int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, char
         return -1;
     }
     int rc = 0;
-    if (use_srun()) {
+    if (agent_is_srun()) {
         /* one step, one task per remote host; each daemon finds its node
          * number in the map by the name Slurm gives its host */
         char *nodelist = NULL, *map = NULL;
         size_t nl = 0, ml = 0;
         int count = 0;
-        for (int n = 0; n < mx.nnodes; n++) {
-            if (!mx.daemons[n].remote)
-                continue;
+        for (int i = 0; i < count_in; i++) {
+            int n = nodes[i];
             size_t hl = strlen(mx.hosts[n]);
             nodelist = realloc(nodelist, nl + hl + 2);
             nl += (size_t)sprintf(nodelist + nl, "%s%s", nl ? "," : "", mx.hosts[n]);
@@ -161,16 +161,14 @@ int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, char
         free(map);
         if (pid < 0)
             rc = -1;
-        for (int n = 0; n < mx.nnodes && pid > 0; n++)
-            if (mx.daemons[n].remote)
-                mx.daemons[n].pid = pid;
+        for (int i = 0; i < count_in && pid > 0; i++)
+            mx.daemons[nodes[i]].pid = pid;
         TIDE_DEBUG(1, "started tided on %d hosts through srun (pid %d)", count, (int)pid);
     } else {
         const char *agent = agent_name();
-        for (int n = 0; n < mx.nnodes && rc == 0; n++) {
+        for (int i = 0; i < count_in && rc == 0; i++) {
+            int n = nodes[i];
             struct mdaemon *d = &mx.daemons[n];
-            if (!d->remote)
-                continue;
             char **argv = tide_argv_split(agent, ' ');
             tide_argv_append(&argv, d->host);
             char node[16];

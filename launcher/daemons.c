@@ -79,6 +79,7 @@ static int start_local(struct mdaemon *d, char *err, size_t errlen)
 }
 
 static struct tide_ctllisten *listener;
+static uint8_t job_secret[TIDE_CTL_SECRET_LEN];
 static int unlinked;               /* remote daemons not linked yet */
 static struct event *link_timer;
 static void (*ready_fn)(void);
@@ -97,11 +98,34 @@ static void give_up(const char *fmt, const char *host, const char *why)
      * are told to shut down */
     for (int n = 0; n < mx.nnodes; n++) {
         struct mdaemon *d = &mx.daemons[n];
-        if (d->remote && !d->ch && d->pid > 0)
+        if (d->remote && !d->linked && d->pid > 0)
             kill(d->pid, SIGTERM);
     }
     mpiexec_end_job(END_LAUNCH_FAILED, 1);
     mpiexec_check_done();
+}
+
+static void linked_one(void);
+
+void daemons_hello(struct mdaemon *d)
+{
+    if (d->linked)
+        return;
+    d->linked = true;
+    if (d->remote)
+        linked_one();
+}
+
+void daemons_tree_ready(struct mdaemon *d, const char *addresses)
+{
+    int kids[4096];
+    int k = tide_ctltree_children(&mx.tree, d->node, kids, 4096);
+    if (k == 0 || launch_given_up)
+        return;
+    char err[512];
+    TIDE_DEBUG(1, "tided of node %d (%s) starts %d daemons below it", d->node, d->host, k);
+    if (agent_start(job_secret, addresses, kids, k, err, sizeof err) != 0)
+        give_up("mpiexec: cannot start the node daemons below %s: %s\n", d->host, err);
 }
 
 static void linked_one(void)
@@ -121,7 +145,7 @@ static int on_link(int fd, uint32_t node, void *arg)
 {
     (void)arg;
     struct mdaemon *d = daemon_of_node((int)node);
-    if (!d || !d->remote || d->ch || d->gone || launch_given_up) {
+    if (!d || !d->remote || d->ch || d->gone || launch_given_up || tide_ctltree_parent(&mx.tree, d->node) != -1) {
         tide_error("refusing a control link claiming node %u (not expected)", node);
         return -1;
     }
@@ -131,7 +155,6 @@ static int on_link(int fd, uint32_t node, void *arg)
     if (!d->ch)
         return -1;
     TIDE_DEBUG(1, "tided of node %d (%s) linked", d->node, d->host);
-    linked_one();
     return 0;
 }
 
@@ -144,7 +167,7 @@ static void link_timeout_cb(evutil_socket_t fd, short what, void *arg)
     size_t len = 0;
     for (int n = 0; n < mx.nnodes; n++) {
         struct mdaemon *d = &mx.daemons[n];
-        if (d->remote && !d->ch && len < sizeof hosts)
+        if (d->remote && !d->linked && len < sizeof hosts)
             len += (size_t)snprintf(hosts + len, sizeof hosts - len, "%s%s", len ? ", " : "", d->host);
     }
     char why[1200];
@@ -157,7 +180,7 @@ void daemons_agent_exited(pid_t pid, int status)
 {
     for (int n = 0; n < mx.nnodes; n++) {
         struct mdaemon *d = &mx.daemons[n];
-        if (!d->remote || d->pid != pid || d->ch || d->gone)
+        if (!d->remote || d->pid != pid || d->linked || d->gone)
             continue;
         char why[128];
         if (WIFEXITED(status))
@@ -200,8 +223,20 @@ int daemons_start(char *err, size_t errlen)
     }
     if (unlinked == 0)
         return 0;
-    uint8_t secret[TIDE_CTL_SECRET_LEN];
-    if (tide_ctlauth_random(secret, sizeof secret) != 0) {
+    int *remote = malloc((size_t)mx.nnodes * sizeof(int)), nremote = 0;
+    for (int n = 0; remote && n < mx.nnodes; n++)
+        if (mx.daemons[n].remote)
+            remote[nremote++] = n;
+    /* every daemon hangs from mpiexec: daemons do not relay for a tree yet */
+    int radix = nremote > 0 ? nremote : 1;
+    if (!remote || tide_ctltree_init(&mx.tree, (int)radix, remote, nremote) != 0) {
+        free(remote);
+        snprintf(err, errlen, "cannot make the tree of daemons");
+        return -1;
+    }
+    free(remote);
+    uint8_t *secret = job_secret;
+    if (tide_ctlauth_random(secret, TIDE_CTL_SECRET_LEN) != 0) {
         snprintf(err, errlen, "no random bytes for the job's secret");
         return -1;
     }
@@ -214,9 +249,9 @@ int daemons_start(char *err, size_t errlen)
     link_timer = evtimer_new(mx.base, link_timeout_cb, NULL);
     struct timeval tv = {to > 0 ? to : 60, 0};
     evtimer_add(link_timer, &tv);
-    int rc = agent_start(secret, tide_ctllisten_addresses(listener), err, errlen);
-    memset(secret, 0, sizeof secret);
-    return rc;
+    int kids[4096];
+    int k = tide_ctltree_children(&mx.tree, -1, kids, 4096);
+    return agent_start(secret, tide_ctllisten_addresses(listener), kids, k, err, errlen);
 }
 
 struct mdaemon *daemon_of_node(int node)
@@ -228,43 +263,30 @@ struct mdaemon *daemon_of_node(int node)
 
 void daemons_kill_jobs(int sig)
 {
-    for (int n = 0; n < mx.nnodes; n++) {
-        struct mdaemon *d = &mx.daemons[n];
-        if (!d->ch || d->gone)
-            continue;
-        struct tide_wbuf w;
-        tide_wire_begin(&w, TIDE_CTL_KILL);
-        tide_wire_put_u32(&w, TIDE_ALL_JOBS);
-        tide_wire_put_i32(&w, sig);
-        tide_channel_send(d->ch, &w);
-    }
+    daemons_kill_job(TIDE_ALL_JOBS, sig);
 }
 
 void daemons_kill_job(uint32_t jobid, int sig)
 {
-    for (int n = 0; n < mx.nnodes; n++) {
-        struct mdaemon *d = &mx.daemons[n];
-        if (!d->ch || d->gone)
-            continue;
-        struct tide_wbuf w;
-        tide_wire_begin(&w, TIDE_CTL_KILL);
-        tide_wire_put_u32(&w, jobid);
-        tide_wire_put_i32(&w, sig);
-        tide_channel_send(d->ch, &w);
-    }
+    if (!mx.daemons)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_KILL);
+    tide_wire_put_u32(&w, jobid);
+    tide_wire_put_i32(&w, sig);
+    daemons_broadcast(&w);
 }
 
 void daemons_shutdown(void)
 {
-    for (int n = 0; n < mx.nnodes; n++) {
-        struct mdaemon *d = &mx.daemons[n];
-        if (!d->ch || d->gone)
-            continue;
-        struct tide_wbuf w;
-        tide_wire_begin(&w, TIDE_CTL_SHUTDOWN);
-        tide_channel_send(d->ch, &w);
-        tide_channel_flush(d->ch);
-    }
+    if (!mx.daemons)
+        return;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_SHUTDOWN);
+    daemons_broadcast(&w);
+    for (int n = 0; n < mx.nnodes; n++)
+        if (mx.daemons[n].ch && !mx.daemons[n].gone)
+            tide_channel_flush(mx.daemons[n].ch);
 }
 
 /* Collect exited daemons; a daemon that exits counts as gone. */

@@ -7,6 +7,7 @@
 #include "channel.h"
 #include "ctlframe.h"
 #include "ctlmsg.h"
+#include "ctlroute.h"
 #include "log.h"
 
 #include <signal.h>
@@ -197,14 +198,14 @@ static void fence_append(struct mfence *f, const void *data, size_t n)
 static void fence_send_release(const char *sig, int node, int status, const void *data, size_t n)
 {
     struct mdaemon *d = daemon_of_node(node);
-    if (!d || !d->ch || d->gone)
+    if (!daemon_up(d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);
     tide_wire_put_str(&w, sig);
     tide_wire_put_i32(&w, status);
     tide_wire_put_bytes(&w, data, n);
-    tide_channel_send(d->ch, &w);
+    daemon_send(d, &w);
 }
 
 static void fence_complete(struct mfence *f)
@@ -308,7 +309,7 @@ static void fences_node_lost(int node)
 static void send_dmodex_error(int to_node, uint32_t id)
 {
     struct mdaemon *d = daemon_of_node(to_node);
-    if (!d || !d->ch)
+    if (!daemon_up(d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_DMODEX_RESP);
@@ -316,7 +317,7 @@ static void send_dmodex_error(int to_node, uint32_t id)
     tide_wire_put_u32(&w, (uint32_t)to_node);
     tide_wire_put_i32(&w, -1);
     tide_wire_put_bytes(&w, NULL, 0);
-    tide_channel_send(d->ch, &w);
+    daemon_send(d, &w);
 }
 
 static void on_dmodex_req(struct mdaemon *from, const struct tide_ctl_msg *m)
@@ -328,7 +329,7 @@ static void on_dmodex_req(struct mdaemon *from, const struct tide_ctl_msg *m)
     struct mdaemon *to = NULL;
     if (job && rank < (uint32_t)job->desc.nprocs)
         to = daemon_of_node(job->desc.rank_node[rank]);
-    if (!to || !to->ch || to->gone || to == from) {
+    if (!daemon_up(to) || to == from) {
         send_dmodex_error(from->node, id);
         return;
     }
@@ -338,7 +339,7 @@ static void on_dmodex_req(struct mdaemon *from, const struct tide_ctl_msg *m)
     tide_wire_put_u32(&w, (uint32_t)from->node);
     tide_wire_put_str(&w, ns);
     tide_wire_put_u32(&w, rank);
-    tide_channel_send(to->ch, &w);
+    daemon_send(to, &w);
 }
 
 static void on_dmodex_resp(const struct tide_ctl_msg *m)
@@ -349,7 +350,7 @@ static void on_dmodex_resp(const struct tide_ctl_msg *m)
     size_t n = m->len;
     const void *data = m->data;
     struct mdaemon *to = daemon_of_node((int)to_node);
-    if (!to || !to->ch || to->gone)
+    if (!daemon_up(to))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_DMODEX_RESP);
@@ -357,14 +358,54 @@ static void on_dmodex_resp(const struct tide_ctl_msg *m)
     tide_wire_put_u32(&w, to_node);
     tide_wire_put_i32(&w, status);
     tide_wire_put_bytes(&w, data, n);
-    tide_channel_send(to->ch, &w);
+    daemon_send(to, &w);
+}
+
+/* A message from below d in the tree: checked to come from its subtree,
+ * then handled as if that daemon had sent it. */
+static void on_route(struct tide_channel *ch, struct mdaemon *d, struct tide_rbuf *r)
+{
+    struct tide_route rt;
+    if (tide_route_decode(r, &rt) != 0 || rt.dst != TIDE_ROUTE_HUB) {
+        tide_error("ignoring a malformed routed message from node %d", d->node);
+        return;
+    }
+    struct mdaemon *src = daemon_of_node((int)rt.src);
+    if (!src || src == d || src->gone || !tide_ctltree_in_subtree(&mx.tree, d->node, src->node)) {
+        tide_error("ignoring a routed message from node %d claiming node %u", d->node, rt.src);
+        return;
+    }
+    struct tide_rbuf inner;
+    tide_wire_reader(&inner, rt.payload, rt.len);
+    hub_on_message(ch, rt.type, &inner, src);
+}
+
+static void on_tree_msg(struct mdaemon *d, uint16_t type, struct tide_rbuf *r)
+{
+    if (type == TIDE_CTL_TREE_READY) {
+        char *addresses = tide_wire_get_str(r);
+        if (addresses && tide_wire_done(r))
+            daemons_tree_ready(d, addresses);
+        free(addresses);
+        return;
+    }
+    uint32_t node = tide_wire_get_u32(r);
+    char *why = tide_wire_get_str(r);
+    struct mdaemon *lost = daemon_of_node((int)node);
+    if (tide_wire_done(r) && lost && tide_ctltree_parent(&mx.tree, lost->node) == d->node)
+        daemon_lost(lost, why ? why : "lost");
+    else
+        tide_error("ignoring a malformed node-lost report from node %d", d->node);
+    free(why);
 }
 
 void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
 {
-    (void)ch;
     struct mdaemon *d = arg;
     switch (type) {
+    case TIDE_CTL_ROUTE: on_route(ch, d, r); return;
+    case TIDE_CTL_TREE_READY:
+    case TIDE_CTL_NODE_LOST: on_tree_msg(d, type, r); return;
     case TIDE_CTL_SPAWN: spawn_on_request(d, r); return;
     case TIDE_CTL_PUBLISH: names_on_publish(d, r); return;
     case TIDE_CTL_LOOKUP: names_on_lookup(d, r); return;
@@ -388,6 +429,7 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     switch (type) {
     case TIDE_CTL_HELLO:
         d->hello = true;
+        daemons_hello(d);
         TIDE_DEBUG(2, "tided of node %d says hello from %s", d->node, m.text ? m.text : "?");
         break;
     case TIDE_CTL_LAUNCHED: on_launched(d, &m); break;
@@ -403,23 +445,34 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     tide_ctl_msg_clear(&m);
 }
 
-void hub_on_close(struct tide_channel *ch, const char *why, void *arg)
+/* Node n is lost: its ranks can no longer report, count them as ended. */
+static bool node_lost(struct mdaemon *n)
 {
-    struct mdaemon *d = arg;
-    d->gone = true;
-    tide_channel_free(ch);
-    d->ch = NULL;
-    names_daemon_lost(d);
-    fences_node_lost(d->node);
-    /* ranks on that node can no longer report: count them as ended */
+    n->gone = true;
+    names_daemon_lost(n);
+    fences_node_lost(n->node);
     bool lost_ranks = false;
     for (struct mjob *j = mx.jobs; j; j = j->next)
         for (int k = 0; k < j->desc.nprocs; k++)
-            if (j->desc.rank_node[k] == d->node && !j->ranks[k].exited) {
+            if (j->desc.rank_node[k] == n->node && !j->ranks[k].exited) {
                 j->ranks[k].exited = true;
                 j->nexited++;
                 lost_ranks = true;
             }
+    return lost_ranks;
+}
+
+void daemon_lost(struct mdaemon *d, const char *why)
+{
+    if (d->gone)
+        return;
+    bool lost_ranks = node_lost(d);
+    /* the daemons below it in the tree went with its link */
+    for (int n = 0; n < mx.nnodes; n++) {
+        struct mdaemon *m = &mx.daemons[n];
+        if (m != d && !m->gone && tide_ctltree_in_subtree(&mx.tree, d->node, n))
+            lost_ranks |= node_lost(m);
+    }
     if (lost_ranks || !mx.shutting_down) {
         if (!mx.shutting_down && mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: lost contact with tided on node %d (%s): %s\n", d->node,
@@ -427,4 +480,12 @@ void hub_on_close(struct tide_channel *ch, const char *why, void *arg)
         mpiexec_end_job(END_DAEMON_LOST, 1);
     }
     mpiexec_check_done();
+}
+
+void hub_on_close(struct tide_channel *ch, const char *why, void *arg)
+{
+    struct mdaemon *d = arg;
+    tide_channel_free(ch);
+    d->ch = NULL;
+    daemon_lost(d, why);
 }

@@ -384,16 +384,11 @@ int job_launch(struct mjob *job)
 {
     job->next = mx.jobs;
     mx.jobs = job;
-    for (int n = 0; n < mx.nnodes; n++) {
-        struct mdaemon *dm = &mx.daemons[n];
-        if (!dm->ch)
-            continue;
-        struct tide_wbuf w;
-        tide_wire_begin(&w, TIDE_CTL_LAUNCH);
-        tide_job_encode(&job->desc, &w);
-        if (tide_channel_send(dm->ch, &w) != 0)
-            return -1;
-    }
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_LAUNCH);
+    tide_job_encode(&job->desc, &w);
+    if (daemons_broadcast(&w) != 0)
+        return -1;
     TIDE_DEBUG(1, "launch of %s (%d ranks) sent to %d daemons", job->desc.nspace, job->desc.nprocs,
                mx.nnodes);
     return 0;
@@ -415,15 +410,10 @@ void jobs_release_if_done(struct mjob *job)
 {
     if (job->desc.jobid == 0 || !job->ended || job->spawn_daemon || job->launch_reports < mx.nnodes)
         return;
-    for (int n = 0; n < mx.nnodes; n++) {
-        struct mdaemon *dm = &mx.daemons[n];
-        if (!dm->ch)
-            continue;
-        struct tide_wbuf w;
-        tide_wire_begin(&w, TIDE_CTL_JOB_ENDED);
-        tide_wire_put_str(&w, job->desc.nspace);
-        tide_channel_send(dm->ch, &w);
-    }
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_JOB_ENDED);
+    tide_wire_put_str(&w, job->desc.nspace);
+    daemons_broadcast(&w);
     for (struct mjob **pp = &mx.jobs; *pp; pp = &(*pp)->next)
         if (*pp == job) {
             *pp = job->next;

@@ -13,6 +13,7 @@
 
 #include "cmdline.h"
 #include "jobdesc.h"
+#include "ctltree.h"
 
 struct event;
 struct event_base;
@@ -27,6 +28,7 @@ struct mdaemon {
     bool hello;
     bool gone;
     bool remote;        /* started by the launch agent, linked over TCP */
+    bool linked;        /* said hello (directly or along the tree) */
 };
 
 struct mrank {
@@ -72,6 +74,7 @@ struct mpiexec {
     bool *node_local;   /* node n is this machine: its tided is forked, not started by the agent */
     int alloc_source;   /* enum tide_alloc_source */
     struct mdaemon *daemons;
+    struct tide_ctltree tree; /* the daemons of other hosts (routes.c) */
     struct mjob *jobs;
     uint32_t next_jobid;
     char session_dir[4096];
@@ -95,10 +98,21 @@ void daemons_when_ready(void (*fn)(void));
 /* The launch agent's process ended (pid reaped): a daemon it was to start
  * that never linked up is a failed launch. */
 void daemons_agent_exited(pid_t pid, int status);
+/* A daemon said hello; one of another host counts as linked. */
+void daemons_hello(struct mdaemon *d);
+/* A daemon of the tree listens for its children at addresses: start them. */
+void daemons_tree_ready(struct mdaemon *d, const char *addresses);
+/* A daemon is lost (its link closed, or its parent in the tree says so):
+ * it and its subtree count as gone. */
+void daemon_lost(struct mdaemon *d, const char *why);
 
 /* agent.c */
 #include "ctlauth.h"
-int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, char *err, size_t errlen);
+/* Start the daemons of nodes[0..n-1] (all of other hosts), linking to hub. */
+int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, const int *nodes, int n, char *err,
+                size_t errlen);
+/* srun starts every daemon at once: no tree below mpiexec then. */
+bool agent_is_srun(void);
 const char *agent_name(void);
 void daemons_kill_jobs(int sig);
 void daemons_kill_job(uint32_t jobid, int sig);
@@ -106,6 +120,14 @@ void daemons_shutdown(void);
 void daemons_reap(void);
 bool daemons_all_gone(void);
 struct mdaemon *daemon_of_node(int node);
+
+/* routes.c */
+struct tide_wbuf;
+bool daemon_up(const struct mdaemon *d);
+/* Send to one daemon, along the tree if it has no link of its own (w is freed). */
+int daemon_send(struct mdaemon *d, struct tide_wbuf *w);
+/* Send to every daemon that is up (w is freed). */
+int daemons_broadcast(struct tide_wbuf *w);
 
 /* hub.c */
 void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg);

@@ -194,19 +194,19 @@ static void owner_of(const char *nspace, uint32_t rank, char *out, size_t len)
 
 static void reply_status(struct mdaemon *d, uint32_t reqid, int status)
 {
-    if (!d || !d->ch)
+    if (!daemon_up(d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_NAME_RESULT);
     tide_wire_put_u32(&w, reqid);
     tide_wire_put_i32(&w, status);
     tide_wire_put_u32(&w, 0);
-    tide_channel_send(d->ch, &w);
+    daemon_send(d, &w);
 }
 
 static void reply_found(struct name_op *op)
 {
-    if (!op->d || !op->d->ch)
+    if (!daemon_up(op->d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_NAME_RESULT);
@@ -219,7 +219,7 @@ static void reply_found(struct name_op *op)
         tide_wire_put_str(&w, op->items[i].owner_ns ? op->items[i].owner_ns : "");
         tide_wire_put_u32(&w, op->items[i].owner_rank);
     }
-    tide_channel_send(op->d->ch, &w);
+    daemon_send(op->d, &w);
 }
 
 /* ---- requests ---- */

@@ -62,14 +62,14 @@ static void stdin_send(const void *data, size_t n)
     if (!job)
         return;
     struct mdaemon *d = daemon_of_node(job->desc.rank_node[0]);
-    if (!d || !d->ch)
+    if (!daemon_up(d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_STDIN);
     tide_wire_put_u32(&w, 0);
     tide_wire_put_u32(&w, 0);
     tide_wire_put_bytes(&w, data, n);
-    tide_channel_send(d->ch, &w);
+    daemon_send(d, &w);
 }
 
 static void stdin_cb(evutil_socket_t fd, short what, void *arg)

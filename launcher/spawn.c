@@ -19,7 +19,7 @@
 
 static void reply(struct mdaemon *d, uint32_t reqid, int status, const char *text, int nprocs)
 {
-    if (!d || !d->ch)
+    if (!daemon_up(d))
         return;
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_SPAWN_RESULT);
@@ -27,7 +27,7 @@ static void reply(struct mdaemon *d, uint32_t reqid, int status, const char *tex
     tide_wire_put_i32(&w, status);
     tide_wire_put_str(&w, text);
     tide_wire_put_u32(&w, (uint32_t)nprocs);
-    tide_channel_send(d->ch, &w);
+    daemon_send(d, &w);
 }
 
 static int free_slots(void)
