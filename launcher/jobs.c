@@ -198,8 +198,9 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     }
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
-    d->cpus_per_rank = mx.opts.cpus_per_rank > 0 ? mx.opts.cpus_per_rank : 1;
-    if (mx.opts.report_bindings)
+    long cpr = mx.opts.cpus_per_rank > 0 ? mx.opts.cpus_per_rank : tide_config_int("cpus_per_rank");
+    d->cpus_per_rank = cpr > 0 && cpr <= 65536 ? (int)cpr : 1;
+    if (mx.opts.report_bindings || tide_config_int("report_bindings"))
         d->flags |= TIDE_JOB_REPORT_BINDINGS;
     job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
     *out = job;
