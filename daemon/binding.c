@@ -127,9 +127,9 @@ void binding_plan_job(struct djob *job)
         char msg[256];
         int cpr = job->desc.cpus_per_rank > 0 ? job->desc.cpus_per_rank : 1;
         snprintf(msg, sizeof msg,
-                 "warning: %d ranks x %d cpus each on %s, which has %d %s: ranks share them",
-                 job->bind_nslots, cpr, job->desc.hosts[tided.node], t.obj == BIND_OBJ_PU ? counts.npus : counts.ncores,
-                 obj_name(t.obj, true));
+                 "warning: %d ranks x %d %s each on %s, which has %d: ranks share them",
+                 job->bind_nslots, cpr, obj_name(t.obj, cpr > 1), job->desc.hosts[tided.node],
+                 t.obj == BIND_OBJ_PU ? counts.npus : counts.ncores);
         hub_send_notice(job, -1, msg);
     }
 }
