@@ -3,7 +3,8 @@
  * client with the PMIx server, builds each rank's environment (the job's
  * settings, -x variables, PMIx_server_setup_fork), and fork/execs it with
  * its working directory, its stdio pipes, and a pipe that tells whether the
- * exec succeeded, a batch of ranks per event-loop turn so that a kill
+ * exec succeeded, bound to its cpus (binding.c), a batch of ranks per
+ * event-loop turn so that a kill
  * request or a signal stops a long launch at once. Also tearing jobs down
  * (SIGTERM, then SIGKILL) and forwarding SIGUSR1/SIGUSR2 to the ranks.
  */
@@ -53,6 +54,33 @@ static int register_nspace(struct djob *job, char *err, size_t errlen)
     return 0;
 }
 
+/* The variables other launchers give their ranks (Open MPI's mpirun,
+ * Hydra, PMI), for scripts and tools that read them. They describe the
+ * rank's own job (a spawned job's world for its ranks). The node rank
+ * counts the ranks of every job on this node: it is the binding slot.
+ * PMIX_RANK and PMIX_NAMESPACE come from PMIx_server_setup_fork; PMI_FD
+ * and PMI_PORT are not set, as there is no PMI-1 server. */
+static void launcher_compat_env(struct djob *job, struct dproc *p, char ***env)
+{
+    static const struct {
+        const char *name;
+        int what;
+    } vars[] = {
+        {"OMPI_COMM_WORLD_RANK", 0},       {"OMPI_COMM_WORLD_SIZE", 1},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", 2}, {"OMPI_COMM_WORLD_LOCAL_SIZE", 3},
+        {"OMPI_COMM_WORLD_NODE_RANK", 4},  {"OMPI_UNIVERSE_SIZE", 5},
+        {"PMI_RANK", 0},                   {"PMI_SIZE", 1},
+        {"MPI_LOCALRANKID", 2},            {"MPI_LOCALNRANKS", 3},
+    };
+    int val[6] = {p->rank, job->desc.nprocs, p->local_rank, job->nlocal, p->bind_slot,
+                  job->desc.universe_size};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        char num[32];
+        snprintf(num, sizeof num, "%d", val[vars[i].what]);
+        tide_env_set(env, vars[i].name, num);
+    }
+}
+
 static char **rank_environment(struct djob *job, struct dproc *p, int app)
 {
     char **env = tide_argv_copy(environ);
@@ -90,6 +118,7 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
     tide_env_set(&env, "TIDE_LOCAL_RANK", num);
     snprintf(num, sizeof num, "%d", job->desc.nprocs);
     tide_env_set(&env, "TIDE_JOB_SIZE", num); /* MPI_Info_create_env before MPI_Init */
+    launcher_compat_env(job, p, &env);
     /* PMIx's data store: no lock-file noise, fast client init. */
     tide_env_set(&env, "PMIX_MCA_gds", "hash");
     if (PMIx_server_setup_fork(&p->pproc, &env) != PMIX_SUCCESS) {
@@ -101,7 +130,7 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
 
 /* The child side of fork: never returns. */
 static void exec_child(struct djob *job, struct dproc *p, int app, char **env, int in_fd, int out_fd,
-                       int err_fd, int status_fd, int fin_fd)
+                       int err_fd, int status_fd, int fin_fd, const struct rank_binding *bind)
 {
     const struct tide_app *a = &job->desc.apps[app];
     int report[2];
@@ -113,6 +142,7 @@ static void exec_child(struct djob *job, struct dproc *p, int app, char **env, i
             signal(s, SIG_DFL);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    binding_apply(bind);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) {
         report[0] = STAGE_SETUP;
         goto fail;
@@ -167,17 +197,26 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
     char fdnum[16];
     snprintf(fdnum, sizeof fdnum, "%d", fin[1]);
     tide_env_set(&env, "TIDE_FINALIZE_FD", fdnum);
+    struct rank_binding bind;
+    if (binding_prepare(job, p, &bind) != 0) {
+        snprintf(err, errlen, "out of memory binding rank %d", p->rank);
+        tide_argv_free(env);
+        return -1;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         tide_argv_free(env);
+        binding_release(&bind);
         return -1;
     }
     if (pid == 0)
-        exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1], fin[1]);
+        exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1], fin[1], &bind);
     tide_argv_free(env);
     p->pid = pid;
     setpgid(pid, pid); /* also here, so kill(-pid) works at once */
+    binding_report(job, p, &bind);
+    binding_release(&bind);
     close(outp[1]);
     close(errp[1]);
     close(inp[0]);
@@ -280,6 +319,7 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    binding_plan_job(job);
     job->launching = true;
     job->launch_next = 0;
     /* the first batch at once: it holds local rank 0, which is rank 0 when

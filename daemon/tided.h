@@ -13,6 +13,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "bind_policy.h"
 #include "jobdesc.h"
 
 struct event;
@@ -35,6 +36,7 @@ struct dproc {
     struct djob *job;
     int rank;
     int local_rank;
+    int bind_slot; /* index among the live ranks of every job on this node (binding.c) */
     pid_t pid;
     pmix_proc_t pproc;
     struct dstream out, err;
@@ -53,6 +55,7 @@ struct dproc {
 struct djob {
     struct tide_job desc;
     int nlocal;
+    int bind_nslots;     /* binding slots of the node in use with this job's ranks */
     struct dproc *procs; /* nlocal entries */
     int nexited;
     bool registered;
@@ -100,6 +103,25 @@ int tided_launch(struct djob *job, char *err, size_t errlen);
 void tided_kill_job(struct djob *job, int sig);
 void tided_kill_all(int sig);
 void tided_job_release(struct djob *job);
+
+/* binding.c: binding ranks to cpus (policy arithmetic in bind_policy.c) */
+struct rank_binding {
+    struct bind_target target; /* obj BIND_OBJ_NONE: not bound */
+    void *set;                 /* hwloc_bitmap_t of the cpus, NULL if not bound */
+    void *mask;                /* the same as a cpu_set_t of masksize bytes */
+    size_t masksize;
+    int ncpus;
+};
+/* Gives the job's local ranks their binding slots (and warns once when an
+ * explicit policy makes them share cpus). Called before the first fork. */
+void binding_plan_job(struct djob *job);
+/* In the daemon before fork: the rank's cpus. -1 if out of memory. */
+int binding_prepare(struct djob *job, struct dproc *p, struct rank_binding *b);
+/* In the child after fork: applies it (sched_setaffinity only). */
+void binding_apply(const struct rank_binding *b);
+/* In the daemon after fork: the report notice if the job asked for it. */
+void binding_report(struct djob *job, struct dproc *p, const struct rank_binding *b);
+void binding_release(struct rank_binding *b);
 
 /* iof.c */
 void iof_start(struct dproc *p, int out_fd, int err_fd, int in_fd);

@@ -338,7 +338,7 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
     d->cpus_per_rank = spec.cpus_per_rank;
-    if (mx.opts.report_bindings)
+    if (mx.opts.report_bindings || tide_config_int("report_bindings"))
         d->flags |= TIDE_JOB_REPORT_BINDINGS;
     job->ranks = calloc((size_t)d->nprocs, sizeof *job->ranks);
     if (!parent && mx.opts.display_map)
