@@ -119,8 +119,8 @@ tcase bind.cpus-per-rank -t 60 -out "^bind rank=0 .*ncpus=$bd_ncores " -- \
     $MPIEXEC --param bind_to=core --cpus-per-rank $bd_ncores -n 1 $TB/bind_check
 # simulated nodes share this machine: no default binding there
 tcheck bind.sim-nodes bd_unbound 2 --param sim_nodes=2 -n 2 $TB/bind_check
-# reports of every node's ranks reach mpiexec, through the daemon tree too
-tcheck bind.report.sim-nodes bd_report 6 --param sim_nodes=3 --param tree_radix=1 --param bind_to=core -n 6 $TB/bind_check
+# reports of every node's ranks reach mpiexec
+tcheck bind.report.sim-nodes bd_report 6 --param sim_nodes=3 --param bind_to=core -n 6 $TB/bind_check
 tcheck bind.env.3 bd_env -n 3 $TB/bind_check
 tcheck bind.env.mpmd bd_env -n 1 $TB/bind_check : -n 2 $TB/bind_check
 tcase bind.bad-policy -rc 2 -err "bind" -- $MPIEXEC --param bind_to=bogus -n 1 $TB/bind_check
