@@ -3,6 +3,7 @@
  * ctlauth.h for the exchange), and the daemon's blocking side of it.
  */
 #include "ctlauth.h"
+#include "hex.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -160,34 +161,10 @@ int tide_ctlauth_connect(int fd, const uint8_t secret[TIDE_CTL_SECRET_LEN], uint
 
 void tide_ctlauth_hex(const uint8_t secret[TIDE_CTL_SECRET_LEN], char out[2 * TIDE_CTL_SECRET_LEN + 1])
 {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < TIDE_CTL_SECRET_LEN; i++) {
-        out[2 * i] = digits[secret[i] >> 4];
-        out[2 * i + 1] = digits[secret[i] & 15];
-    }
-    out[2 * TIDE_CTL_SECRET_LEN] = '\0';
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    tide_hex(secret, TIDE_CTL_SECRET_LEN, out);
 }
 
 int tide_ctlauth_unhex(const char *hex, uint8_t secret[TIDE_CTL_SECRET_LEN])
 {
-    if (strlen(hex) != 2 * TIDE_CTL_SECRET_LEN)
-        return -1;
-    for (int i = 0; i < TIDE_CTL_SECRET_LEN; i++) {
-        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        secret[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 0;
+    return tide_unhex(hex, secret, TIDE_CTL_SECRET_LEN) == TIDE_CTL_SECRET_LEN ? 0 : -1;
 }

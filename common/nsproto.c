@@ -4,6 +4,7 @@
  * the per-user default service's directory. See nsproto.h.
  */
 #include "nsproto.h"
+#include "hex.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -351,45 +352,8 @@ int tide_ns_cert_fingerprint(struct x509_st *cert, char out[TIDE_NS_FP_HEX + 1])
     unsigned int n = 0;
     if (!cert || !X509_digest(cert, EVP_sha256(), md, &n) || n != TIDE_NS_FP_HEX / 2)
         return -1;
-    tide_ns_hex(md, n, out);
+    tide_hex(md, n, out);
     return 0;
-}
-
-/* ---- hex ---- */
-
-void tide_ns_hex(const uint8_t *p, size_t len, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < len; i++) {
-        out[2 * i] = digits[p[i] >> 4];
-        out[2 * i + 1] = digits[p[i] & 15];
-    }
-    out[2 * len] = '\0';
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-int tide_ns_unhex(const char *s, uint8_t *out, size_t max)
-{
-    size_t n = strlen(s);
-    if (n % 2 || n / 2 > max)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return (int)(n / 2);
 }
 
 /* ---- URIs ---- */
@@ -466,7 +430,7 @@ int tide_ns_uri_parse(const char *s, struct tide_ns_uri *u, char *err, size_t er
         return -1;
     }
     for (int i = 0; i < TIDE_NS_FP_HEX; i++) {
-        if (hexval((unsigned char)p[i]) < 0) {
+        if (!isxdigit((unsigned char)p[i])) {
             snprintf(err, errlen, "name server URI '%.200s': the fingerprint must be hex", s);
             return -1;
         }
@@ -574,7 +538,7 @@ static int parse_secret_line(const char *path, const char *text, uint8_t *secret
     int f = find_key(text, "secret", hex, sizeof hex);
     if (f == 0)
         return 0;
-    int n = f < 0 ? -1 : tide_ns_unhex(hex, secret, TIDE_NS_SECRET_MAX);
+    int n = f < 0 ? -1 : tide_unhex(hex, secret, TIDE_NS_SECRET_MAX);
     if (n < TIDE_NS_SECRET_MIN) {
         snprintf(err, errlen, "%s: the secret= line must hold %d to %d hex-encoded bytes", path,
                  TIDE_NS_SECRET_MIN, TIDE_NS_SECRET_MAX);

@@ -172,11 +172,8 @@ int tide_ns_random(void *buf, size_t len);
 struct x509_st;
 int tide_ns_cert_fingerprint(struct x509_st *cert, char out[TIDE_NS_FP_HEX + 1]);
 
-/* Hex helpers. tide_ns_hex writes 2*len chars and a NUL. tide_ns_unhex
- * returns the number of bytes decoded, or -1 if s is not even-length hex
- * or does not fit max. */
-void tide_ns_hex(const uint8_t *p, size_t len, char *out);
-int tide_ns_unhex(const char *s, uint8_t *out, size_t max);
+/* Hex helpers: hex.h. */
+#include "hex.h"
 
 /* URIs:
  *   tide-ns://HOST:PORT/#sha256=HEX   TLS over TCP, certificate pinned

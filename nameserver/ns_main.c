@@ -164,7 +164,7 @@ static void write_uri_file(const char *path, const char *uri)
     int n;
     if (srv.id.secret_len && !srv.user_mode) {
         char hex[2 * TIDE_NS_SECRET_MAX + 1];
-        tide_ns_hex(srv.id.secret, srv.id.secret_len, hex);
+        tide_hex(srv.id.secret, srv.id.secret_len, hex);
         n = snprintf(buf, sizeof buf, "%s\nsecret=%s\npid=%d\n", uri, hex, (int)getpid());
         OPENSSL_cleanse(hex, sizeof hex);
     } else {

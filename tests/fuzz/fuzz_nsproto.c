@@ -6,7 +6,7 @@
  * table (nameserver/ns_table.c) as the server would. A frame that decodes
  * is encoded again and must decode to the same message.
  */
-/* sources: common/nsproto.c common/wire.c nameserver/ns_table.c */
+/* sources: common/nsproto.c common/hex.c common/wire.c nameserver/ns_table.c */
 /* libs: -lcrypto */
 #include "nsproto.h"
 #include "nameserver/ns_table.h"

@@ -299,13 +299,13 @@ static void test_hex(void **state)
     (void)state;
     uint8_t in[4] = {0x00, 0x7f, 0xab, 0xff}, out[4];
     char hex[9];
-    tide_ns_hex(in, 4, hex);
+    tide_hex(in, 4, hex);
     assert_string_equal(hex, "007fabff");
-    assert_int_equal(tide_ns_unhex("007FABff", out, 4), 4);
+    assert_int_equal(tide_unhex("007FABff", out, 4), 4);
     assert_memory_equal(in, out, 4);
-    assert_int_equal(tide_ns_unhex("007", out, 4), -1);
-    assert_int_equal(tide_ns_unhex("zz", out, 4), -1);
-    assert_int_equal(tide_ns_unhex("0011223344", out, 4), -1);
+    assert_int_equal(tide_unhex("007", out, 4), -1);
+    assert_int_equal(tide_unhex("zz", out, 4), -1);
+    assert_int_equal(tide_unhex("0011223344", out, 4), -1);
 }
 
 #define FP "53dab711de4629a043f4657a97d695f6a93ab24184988a0ff29d5518706ba17c"
