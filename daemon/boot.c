@@ -6,10 +6,12 @@
  *
  *   tide-boot 1
  *   secret <64 hex digits>
+ *   tree <radix>:<node>,<node>,... (the tree of daemons, ctltree.h; optional)
  *   param TIDE_<NAME>=<VALUE>      (any number)
  *   <empty line>
  *
- * The daemon then connects to the first address that answers and proves
+ * The daemon then connects to the first address that answers (mpiexec,
+ * or its parent in the tree) and proves
  * itself with the secret (ctlauth.h) before the control channel starts.
  */
 #include "tided.h"
@@ -71,8 +73,9 @@ static int read_boot(char *buf, size_t cap, int timeout_ms, char *err, size_t er
     }
 }
 
-int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen)
+int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char **tree, char *err, size_t errlen)
 {
+    *tree = NULL;
     char *buf = malloc(BOOT_MAX);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
@@ -86,6 +89,8 @@ int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errle
             have_magic = true;
         } else if (strncmp(line, "secret ", 7) == 0) {
             have_secret = tide_ctlauth_unhex(line + 7, secret) == 0;
+        } else if (strncmp(line, "tree ", 5) == 0 && !*tree) {
+            *tree = strdup(line + 5);
         } else if (strncmp(line, "param TIDE_", 11) == 0 && strchr(line, '=')) {
             char *eq = strchr(line, '=');
             *eq = '\0';
@@ -101,6 +106,10 @@ int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errle
     if (rc == 0 && (!have_magic || !have_secret)) {
         snprintf(err, errlen, "boot data without %s", have_magic ? "a valid secret" : "its header");
         rc = -1;
+    }
+    if (rc != 0) {
+        free(*tree);
+        *tree = NULL;
     }
     /* the ranks must not inherit whatever the agent connected to stdin */
     int devnull = open("/dev/null", O_RDONLY);

@@ -150,7 +150,7 @@ static void spawn_run(struct tide_task *task)
         tide_wire_put_str(&w, p->path);
         tide_wire_put_str(&w, p->soft);
     }
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
     TIDE_DEBUG(1, "spawn request %u from %s:%u (%zu app contexts) sent to mpiexec", r->id, t->parent.nspace,
                t->parent.rank, t->napps);
     spawn_task_free(t);
@@ -270,7 +270,7 @@ static void name_run(struct tide_task *task)
         if (t->kind == RK_PUBLISH)
             tide_wire_put_str(&w, t->values[i]);
     }
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
     name_task_free(t);
 }
 

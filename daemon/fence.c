@@ -114,7 +114,7 @@ void fence_submit(const pmix_proc_t *procs_in, size_t nprocs, bool collect, char
     }
     tide_wire_put_u8(&w, collect);
     tide_wire_put_bytes(&w, data, ndata);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
     TIDE_DEBUG(3, "fence %s: contributed %zu bytes", f->sig, ndata);
     free(procs);
 }
@@ -184,7 +184,7 @@ void dmodex_submit(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cb
     tide_wire_put_u32(&w, (uint32_t)tided.node);
     tide_wire_put_str(&w, proc->nspace);
     tide_wire_put_u32(&w, proc->rank);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
     TIDE_DEBUG(3, "direct modex %u for %s:%u sent", d->id, proc->nspace, proc->rank);
 }
 
@@ -239,7 +239,7 @@ static void serve_reply_run(struct tide_task *t)
         tide_wire_put_u32(&w, c->from_node);
         tide_wire_put_i32(&w, c->status);
         tide_wire_put_bytes(&w, c->data, c->ndata);
-        tide_channel_send(tided.hub, &w);
+        hub_send(&w);
     }
     free(c->data);
     free(c);

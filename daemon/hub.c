@@ -1,5 +1,6 @@
 /*
- * hub.c: tided's control channel to mpiexec. Decodes what mpiexec asks
+ * hub.c: tided's control channel to mpiexec (directly, or through its
+ * parent in the tree of daemons: relay.c). Decodes what mpiexec asks
  * (launch, stdin, kill, shutdown, fence releases, modex requests) and
  * reports what happens (hello, launched, output, exits, aborts).
  */
@@ -23,7 +24,7 @@ static void send_launched(uint32_t jobid, int status, const char *msg)
     tide_wire_put_u32(&w, jobid);
     tide_wire_put_i32(&w, status);
     tide_wire_put_str(&w, msg);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
 }
 
 void hub_send_io(struct dproc *p, int stream, const void *data, size_t len)
@@ -36,7 +37,7 @@ void hub_send_io(struct dproc *p, int stream, const void *data, size_t len)
     tide_wire_put_u32(&w, (uint32_t)p->rank);
     tide_wire_put_u8(&w, (uint8_t)stream);
     tide_wire_put_bytes(&w, data, len);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
 }
 
 void hub_send_exit(struct dproc *p, int how, int code)
@@ -52,7 +53,7 @@ void hub_send_exit(struct dproc *p, int how, int code)
     tide_wire_put_i32(&w, code);
     tide_wire_put_u8(&w, p->connected);
     tide_wire_put_u8(&w, p->finalized);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
 }
 
 void hub_send_abort(struct dproc *p, int status, const char *msg)
@@ -65,7 +66,7 @@ void hub_send_abort(struct dproc *p, int status, const char *msg)
     tide_wire_put_u32(&w, (uint32_t)p->rank);
     tide_wire_put_i32(&w, status);
     tide_wire_put_str(&w, msg);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
 }
 
 void hub_send_notice(struct djob *job, int rank, const char *msg)
@@ -77,7 +78,7 @@ void hub_send_notice(struct djob *job, int rank, const char *msg)
     tide_wire_put_u32(&w, job ? job->desc.jobid : TIDE_ALL_JOBS);
     tide_wire_put_u32(&w, (uint32_t)rank);
     tide_wire_put_str(&w, msg);
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
 }
 
 static void on_launch(struct tide_rbuf *r)
@@ -176,11 +177,10 @@ static void on_job_ended(const struct tide_ctl_msg *m)
     tided_maybe_exit();
 }
 
-static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
+void hub_handle(uint16_t type, struct tide_rbuf *r)
 {
-    (void)ch;
-    (void)arg;
     switch (type) {
+    case TIDE_CTL_ROUTE: relay_from_parent(r); return;
     case TIDE_CTL_LAUNCH: on_launch(r); return;
     case TIDE_CTL_SHUTDOWN: tided_shutdown(0); return;
     case TIDE_CTL_NAME_RESULT: dpm_name_result(r); return;
@@ -211,6 +211,13 @@ static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     tide_ctl_msg_clear(&m);
 }
 
+static void hub_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
+{
+    (void)ch;
+    (void)arg;
+    hub_handle(type, r);
+}
+
 static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
 {
     (void)ch;
@@ -219,6 +226,7 @@ static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
     tide_channel_free(tided.hub);
     tided.hub = NULL;
     tided.hub_lost = true;
+    relay_drop_kids();
     dpm_fail_all();
     tided_shutdown(1);
 }
@@ -231,5 +239,6 @@ void hub_connect_fd(int fd)
     tide_wire_put_u32(&w, (uint32_t)tided.node);
     tide_wire_put_str(&w, tided.hostname);
     tide_wire_put_u32(&w, (uint32_t)getpid());
-    tide_channel_send(tided.hub, &w);
+    hub_send(&w);
+    relay_start();
 }

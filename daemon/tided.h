@@ -138,7 +138,8 @@ void hub_connect_fd(int fd);
 
 /* boot.c: joining a job from another host */
 #include "ctlauth.h"
-int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
+/* *tree: the tree line of the boot data (malloc), or NULL */
+int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char **tree, char *err, size_t errlen);
 int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
 void hub_send_exit(struct dproc *p, int how, int code);
 void hub_send_abort(struct dproc *p, int status, const char *msg);
@@ -148,6 +149,25 @@ void hub_send_notice(struct djob *job, int rank, const char *msg);
  * ranks that never started count as exited. */
 void hub_launch_done(struct djob *job, int rc, const char *err);
 
+/* hub.c: handle one message from mpiexec (after any ROUTE envelope) */
+void hub_handle(uint16_t type, struct tide_rbuf *r);
+/* relay.c: the tree of daemons */
+struct tide_wbuf;
+/* Join the tree described by tree_text ("radix:n0,n1,...", NULL: not in
+ * a tree); the secret authenticates our children. 0 or -1 with err. */
+int relay_init(const char *tree_text, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
+/* Once linked to our parent: listen for our children, say TREE_READY. */
+void relay_start(void);
+/* Send w (freed) to mpiexec, through our parent if it is a daemon. */
+int hub_send(struct tide_wbuf *w);
+/* A ROUTE message from our parent: for us, for a node below us, or for all. */
+void relay_from_parent(struct tide_rbuf *r);
+/* Is any child still linked? (a daemon shutting down waits for them) */
+bool relay_kids_linked(void);
+/* Close every child's link (they shut down); write what is queued first. */
+void relay_drop_kids(void);
+void relay_flush(void);
+void relay_fini(void);
 /* pmix_host.c: the PMIx server module */
 int pmix_host_init(char *err, size_t errlen);
 void pmix_host_fini(void);

@@ -50,6 +50,7 @@ static void final_exit(void)
         djob_remove(j);
         tided_job_release(j);
     }
+    relay_fini();
     if (tided.hub) {
         tide_channel_flush(tided.hub);
         tide_channel_free(tided.hub);
@@ -81,7 +82,7 @@ void tided_maybe_exit(void)
             }
         }
     }
-    if (tided.shutting_down && all_exited())
+    if (tided.shutting_down && all_exited() && !relay_kids_linked())
         final_exit();
 }
 
@@ -93,6 +94,10 @@ void tided_shutdown(int status)
     }
     tided.shutting_down = true;
     exit_status = status;
+    /* not mpiexec's orderly shutdown (which reached our children too):
+     * closing their links ends them */
+    if (status != 0)
+        relay_drop_kids();
     TIDE_DEBUG(1, "shutting down");
     tided_kill_all(SIGTERM);
     tided_maybe_exit();
@@ -179,7 +184,8 @@ int main(int argc, char **argv)
     uint8_t secret[TIDE_CTL_SECRET_LEN];
     char host_early[256] = "?";
     gethostname(host_early, sizeof host_early - 1);
-    if (control_fd < 0 && boot_read_stdin(secret, err, sizeof err) != 0) {
+    char *tree_text = NULL;
+    if (control_fd < 0 && boot_read_stdin(secret, &tree_text, err, sizeof err) != 0) {
         fprintf(stderr, "tided on %s: %s\n", host_early, err);
         return 1;
     }
@@ -239,6 +245,13 @@ int main(int argc, char **argv)
         tided.hub_lost = true;
         final_exit();
     }
+    if (relay_init(tree_text, secret, err, sizeof err) != 0) {
+        tide_error("%s", err);
+        tided.hub_lost = true;
+        exit_status = 1;
+        final_exit();
+    }
+    free(tree_text);
     if (control_fd < 0) {
         control_fd = boot_connect(hub_addresses, secret, err, sizeof err);
         memset(secret, 0, sizeof secret);

@@ -32,12 +32,18 @@ static char *boot_text(const uint8_t secret[TIDE_CTL_SECRET_LEN])
     size_t cap = 128;
     for (size_t i = 0; params && params[i]; i++)
         cap += strlen(params[i]) + 8;
+    char *tree = tide_ctltree_format(&mx.tree);
+    cap += tree ? strlen(tree) + 8 : 0;
     char *text = malloc(cap);
     if (!text) {
+        free(tree);
         tide_argv_free(params);
         return NULL;
     }
     size_t len = (size_t)snprintf(text, cap, "tide-boot 1\nsecret %s\n", hex);
+    if (tree)
+        len += (size_t)snprintf(text + len, cap - len, "tree %s\n", tree);
+    free(tree);
     for (size_t i = 0; params && params[i]; i++)
         if (!strchr(params[i], '\n'))
             len += (size_t)snprintf(text + len, cap - len, "param %s\n", params[i]);

@@ -227,8 +227,13 @@ int daemons_start(char *err, size_t errlen)
     for (int n = 0; remote && n < mx.nnodes; n++)
         if (mx.daemons[n].remote)
             remote[nremote++] = n;
-    /* every daemon hangs from mpiexec: daemons do not relay for a tree yet */
-    int radix = nremote > 0 ? nremote : 1;
+    /* srun starts every daemon in one step (Slurm fans it out): they all
+     * hang from mpiexec; otherwise they form a tree of tree_radix */
+    long radix = tide_config_int("tree_radix");
+    if (agent_is_srun() || radix <= 0 || radix > nremote)
+        radix = nremote > 0 ? nremote : 1;
+    if (radix > 4096)
+        radix = 4096;
     if (!remote || tide_ctltree_init(&mx.tree, (int)radix, remote, nremote) != 0) {
         free(remote);
         snprintf(err, errlen, "cannot make the tree of daemons");

@@ -5,9 +5,12 @@
 # Three hosts, two ranks each unless said. Ranks of different hosts talk
 # TCP over the bridge: every job gets --param if_include=<the bridge /24>.
 
+MN_EXTRA=""
 MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
 multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ns.mpiexec-killed multinode.ssh.hello multinode.ssh.ring
-multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed"
+multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed multinode.tree.hello multinode.tree.coll
+multinode.tree.spawn multinode.tree.ports multinode.tree.abort multinode.tree.tided-killed multinode.tree.mpiexec-killed
+multinode.tree.ssh.hello"
 
 # does the filter select any case of this suite?
 mn_selected() {
@@ -111,7 +114,7 @@ mn_infra() {
 # ---- MPI jobs through agent $1 ($MN_AGENT or $MN_SSH_AGENT)
 mn_hello() {
     set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG hello || {
         echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
     cat "$MN_LOG.job.out"
@@ -129,10 +132,24 @@ mn_hello() {
     mn_left
 }
 
+# hello along a chain of daemons (radix 1): each daemon of the chain
+# links the next, and mpiexec links only the first
+mn_tree_chain() {
+    mn_hello || return 1
+    for want in "tided.0\[[0-9]*\]: in the tree of daemons: parent -1, 1 children" \
+                "tided.1\[[0-9]*\]: in the tree of daemons: parent 0, 1 children" \
+                "tided.2\[[0-9]*\]: in the tree of daemons: parent 1, 0 children" \
+                "tided.0\[[0-9]*\]: node 1 linked below us" "tided.1\[[0-9]*\]: node 2 linked below us"; do
+        grep -q "$want" "$MN_LOG.job.err" || { echo "no line '$want' in the daemons' log"; return 1; }
+    done
+    n=$(grep -c "mpiexec\[[0-9]*\]: tided of node [0-9]* (.*) linked" "$MN_LOG.job.err")
+    [ "$n" -eq 1 ] || { echo "mpiexec linked $n daemons itself, expected 1"; return 1; }
+}
+
 mn_simple() {
     mode=$1; expect=$2
     set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG "$mode" || {
         echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
     cat "$MN_LOG.job.out"
@@ -143,7 +160,7 @@ mn_simple() {
 # ranks on the first host, children on the third (info key "host")
 mn_spawn() {
     set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$1:2,$2:2,$3:2" -n 2 --param if_include="$MN_NET" $MN_PROG spawn "$3" "$(mn_netns "$3")" || {
         echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
     cat "$MN_LOG.job.out"
@@ -157,13 +174,13 @@ mn_ports() {
     set -- $MN_HOSTS
     pf="$MN_DIR/port.$$"
     rm -f "$pf"
-    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2" -n 2 --param if_include="$MN_NET" \
+    timeout -k 5 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$1:2" -n 2 --param if_include="$MN_NET" \
         "$TB/dpm_server" server "$pf" 0 1 > "$MN_LOG.server.out" 2>&1 < /dev/null &
     spid=$!
     i=0
     while [ ! -s "$pf" ] && [ $i -lt 1200 ] && kill -0 $spid 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
     [ -s "$pf" ] || { echo "no port file"; cat "$MN_LOG.server.out"; kill $spid 2>/dev/null; wait $spid; return 1; }
-    mn_job "$MN_LOG.client.out" "$MN_LOG.client.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.client.out" "$MN_LOG.client.err" 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$2:2" -n 2 --param if_include="$MN_NET" "$TB/dpm_server" client "$pf" 0 || {
         echo "client failed"; cat "$MN_LOG.client.out" "$MN_LOG.client.err"; kill $spid 2>/dev/null; wait $spid; return 1; }
     wait $spid || { echo "server failed"; cat "$MN_LOG.server.out"; return 1; }
@@ -175,7 +192,7 @@ mn_ports() {
 # rank 4, on the third host, calls MPI_Abort(MPI_COMM_WORLD, 5)
 mn_abort() {
     set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" $MN_PROG abort 4 5
     rc=$?
     cat "$MN_LOG.job.err"
@@ -188,7 +205,7 @@ mn_abort() {
 # job ends with an error naming that host, and nothing is left anywhere
 mn_tided_killed() {
     set -- $MN_HOSTS
-    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
+    timeout -k 5 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
         --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
     jpid=$!
     i=0
@@ -222,7 +239,7 @@ mn_tided_killed() {
 # status, and the daemon already started on the other host is gone
 mn_no_daemon() {
     set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --launch-agent "$MN_CUR_AGENT" \
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
         --host "$1:2,nohost.invalid:2" -n 4 --param if_include="$MN_NET" $MN_PROG hello
     rc=$?
     cat "$MN_LOG.job.err"
@@ -253,7 +270,7 @@ mn_no_link() {
 # other hosts lose their link and end their ranks; nothing is left
 mn_mpiexec_killed() {
     set -- $MN_HOSTS
-    $MPIEXEC --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2" -n 4 \
+    $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2" -n 4 \
         --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
     jpid=$!
     i=0
@@ -304,6 +321,25 @@ if mn_selected; then
         mn_check multinode.ns.no-daemon mn_no_daemon
         mn_check multinode.ns.no-link mn_no_link
         mn_check multinode.ns.mpiexec-killed mn_mpiexec_killed
+        # the tree of daemons: radix 1 makes a chain (mpiexec, then the
+        # first host, whose daemon links the second's, which links the
+        # third's); radix 2 hangs the third below the first
+        MN_EXTRA="--param tree_radix=1 --param verbose=1"
+        mn_check multinode.tree.hello mn_tree_chain
+        MN_EXTRA="--param tree_radix=1"
+        MN_EXTRA="--param tree_radix=2"
+        mn_check multinode.tree.coll mn_simple coll "collectives ok on 6 ranks"
+        MN_EXTRA="--param tree_radix=1"
+        mn_check multinode.tree.spawn mn_spawn
+        mn_check multinode.tree.ports mn_ports
+        mn_check multinode.tree.abort mn_abort
+        mn_check multinode.tree.tided-killed mn_tided_killed
+        mn_check multinode.tree.mpiexec-killed mn_mpiexec_killed
+        if [ -n "$MN_SSH_AGENT" ]; then
+            MN_CUR_AGENT="$MN_SSH_AGENT"
+            mn_check multinode.tree.ssh.hello mn_hello
+        fi
+        MN_EXTRA=""
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
             mn_check multinode.ssh.hello mn_hello
