@@ -15,6 +15,7 @@ void tide_ctl_msg_clear(struct tide_ctl_msg *m)
     for (uint32_t i = 0; m->procs && i < m->nprocs; i++)
         free(m->procs[i].nspace);
     free(m->procs);
+    free(m->covered);
     memset(m, 0, sizeof *m);
 }
 
@@ -37,6 +38,15 @@ static int decode_fence(struct tide_rbuf *r, struct tide_ctl_msg *m)
     }
     m->collect = tide_wire_get_u8(r);
     m->data = tide_wire_get_bytes(r, &m->len);
+    uint32_t nc = tide_wire_get_u32(r);
+    if (!tide_wire_ok(r) || nc == 0 || nc > TIDE_CTL_MAX_FENCE_NODES || (size_t)nc * 4 > r->len - r->pos)
+        return -1;
+    m->covered = calloc(nc, sizeof *m->covered);
+    if (!m->covered)
+        return -1;
+    m->ncovered = nc;
+    for (uint32_t i = 0; i < nc; i++)
+        m->covered[i] = tide_wire_get_u32(r);
     return 0;
 }
 

@@ -20,6 +20,8 @@
 
 /* The most participants one fence message may name. */
 #define TIDE_CTL_MAX_FENCE_PROCS (1u << 20)
+/* The most nodes one fence contribution may cover. */
+#define TIDE_CTL_MAX_FENCE_NODES (1u << 24)
 
 struct tide_ctl_proc {
     char *nspace;
@@ -41,6 +43,8 @@ struct tide_ctl_msg {
     size_t len;
     struct tide_ctl_proc *procs; /* FENCE participants */
     uint32_t nprocs;
+    uint32_t *covered;           /* FENCE: the nodes whose contributions it holds */
+    uint32_t ncovered;
 };
 
 /* Decode one payload of the given type into m (zeroed first). 0, or -1

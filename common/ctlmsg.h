@@ -29,9 +29,14 @@ enum tide_ctl_type {
     TIDE_CTL_KILL = 8,
     /* mpiexec -> tided: nothing. tided ends its ranks, cleans up and exits. */
     TIDE_CTL_SHUTDOWN = 9,
-    /* tided -> mpiexec: str signature, u32 nparticipants, u8 collect, bytes data */
+    /* tided -> its parent (a daemon of the tree, or mpiexec): str
+     * signature, u32 nparticipants, then each (str nspace, u32 rank), u8
+     * collect, bytes data, u32 ncovered, ncovered u32 nodes: the
+     * contributions of those nodes (the sender's and its subtree's),
+     * gathered up the tree */
     TIDE_CTL_FENCE = 10,
-    /* mpiexec -> tided: str signature, i32 status, bytes data */
+    /* mpiexec -> tided -> its children that contributed: str signature,
+     * i32 status, bytes data (every node's contribution) */
     TIDE_CTL_FENCE_RELEASE = 11,
     /* tided -> mpiexec -> tided hosting the proc: u32 reqid, u32 from_node,
      * str nspace, u32 rank */

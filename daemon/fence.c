@@ -1,11 +1,14 @@
 /*
- * fence.c: PMIx fences and direct-modex requests that span daemons. A
- * fence's contribution goes to mpiexec, which waits for every daemon
- * hosting a participant and sends each the concatenated data (each
- * server's blob is a sequence of packed byte objects, so concatenation is
- * what the PMIx server expects back). A direct-modex request for a proc on
- * another node goes through mpiexec to that node's daemon, which asks its
- * PMIx server and sends the data back the same way.
+ * fence.c: PMIx fences and direct-modex requests that span daemons.
+ * Fences gather up the tree of daemons: each daemon waits for its own
+ * ranks' part (if it hosts participants) and for each child whose subtree
+ * does, and sends one message up with the nodes it covers; mpiexec waits
+ * until every participating node is covered and sends the concatenated
+ * data back down the same paths (each server's blob is a sequence of
+ * packed byte objects, so concatenation is what the PMIx server expects
+ * back). A direct-modex request for a proc on another node goes through
+ * mpiexec to that node's daemon, which asks its PMIx server and sends
+ * the data back the same way.
  */
 #include "tided.h"
 #include "channel.h"
@@ -17,12 +20,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One fence as this daemon sees it: what it waits for from its own
+ * ranks and from each child of the tree, what it gathered, and (once sent
+ * up) the release it waits for. */
 struct fence_req {
     char *sig;
-    char *data; /* our contribution, allocated by PMIx, ours to free */
-    char *result;
-    pmix_modex_cbfunc_t cbfunc;
+    pmix_proc_t *procs; /* the participants, sorted */
+    size_t nprocs;
+    bool collect;
+    bool local_expected, local_in;
+    int nkids;
+    bool *kid_expected, *kid_in; /* per child of ours (relay.c order) */
+    uint8_t *data;               /* what we gathered so far */
+    size_t len, cap;
+    uint32_t *covered;           /* the nodes whose contributions it holds */
+    size_t ncovered, capcov;
+    bool sent;
+    int status;
+    pmix_modex_cbfunc_t cbfunc; /* our ranks' fence, if local_in */
     void *cbdata;
+    char *result;
     struct fence_req *next;
 };
 
@@ -71,9 +88,223 @@ static char *fence_signature(pmix_proc_t *procs, size_t n)
 static void fence_req_free(struct fence_req *f)
 {
     free(f->sig);
+    free(f->procs);
+    free(f->kid_expected);
+    free(f->kid_in);
     free(f->data);
+    free(f->covered);
     free(f->result);
     free(f);
+}
+
+static void fence_append(struct fence_req *f, const void *data, size_t n, const uint32_t *nodes, size_t nn)
+{
+    if (f->len + n > f->cap) {
+        size_t cap = (f->len + n) * 2;
+        uint8_t *d = realloc(f->data, cap);
+        if (!d) {
+            f->status = -1;
+            return;
+        }
+        f->data = d;
+        f->cap = cap;
+    }
+    if (n)
+        memcpy(f->data + f->len, data, n);
+    f->len += n;
+    if (f->ncovered + nn > f->capcov) {
+        size_t cap = (f->ncovered + nn) * 2;
+        uint32_t *c = realloc(f->covered, cap * sizeof *c);
+        if (!c) {
+            f->status = -1;
+            return;
+        }
+        f->covered = c;
+        f->capcov = cap;
+    }
+    memcpy(f->covered + f->ncovered, nodes, nn * sizeof *nodes);
+    f->ncovered += nn;
+}
+
+/* Which of this daemon and its children have participants below them:
+ * from the job table (every daemon knows every job of its mpiexec).
+ * -1 if a participant is not known here. */
+static int fence_plan(struct fence_req *f)
+{
+    int nkids = relay_nkids();
+    f->kid_expected = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
+    f->kid_in = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
+    if (!f->kid_expected || !f->kid_in)
+        return -1;
+    f->nkids = nkids;
+    for (size_t i = 0; i < f->nprocs; i++) {
+        struct djob *job = djob_find(f->procs[i].nspace);
+        if (!job)
+            return -1;
+        int lo = 0, hi = job->desc.nprocs;
+        if (f->procs[i].rank != PMIX_RANK_WILDCARD) {
+            if (f->procs[i].rank >= (pmix_rank_t)job->desc.nprocs)
+                return -1;
+            lo = (int)f->procs[i].rank;
+            hi = lo + 1;
+        }
+        for (int r = lo; r < hi; r++) {
+            int node = job->desc.rank_node[r];
+            if (node == tided.node) {
+                f->local_expected = true;
+                continue;
+            }
+            int k = relay_kid_toward(node);
+            if (k >= 0)
+                f->kid_expected[k] = true;
+        }
+    }
+    return 0;
+}
+
+/* The oldest fence of this participant set that has not had the part
+ * we are adding (local: our ranks'; else child kid's); made if none. */
+static struct fence_req *fence_for(pmix_proc_t *procs, size_t nprocs, bool collect, int kid)
+{
+    char *sig = fence_signature(procs, nprocs);
+    if (!sig)
+        return NULL;
+    struct fence_req **pp = &fences;
+    for (; *pp; pp = &(*pp)->next) {
+        struct fence_req *f = *pp;
+        if (f->sent || strcmp(f->sig, sig) != 0)
+            continue;
+        if (kid < 0 ? !f->local_in : (kid < f->nkids && !f->kid_in[kid])) {
+            free(sig);
+            return f;
+        }
+    }
+    struct fence_req *f = calloc(1, sizeof *f);
+    if (!f) {
+        free(sig);
+        return NULL;
+    }
+    f->sig = sig;
+    f->collect = collect;
+    f->procs = malloc((nprocs ? nprocs : 1) * sizeof *procs);
+    if (f->procs)
+        memcpy(f->procs, procs, nprocs * sizeof *procs);
+    f->nprocs = nprocs;
+    if (!f->procs || fence_plan(f) != 0)
+        f->status = -1;
+    *pp = f;
+    return f;
+}
+
+/* Send what was gathered to our parent once every expected part is in. */
+static void fence_maybe_send(struct fence_req *f)
+{
+    if (f->sent || (f->local_expected && !f->local_in))
+        return;
+    for (int k = 0; k < f->nkids; k++)
+        if (f->kid_expected[k] && !f->kid_in[k])
+            return;
+    f->sent = true;
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_FENCE);
+    tide_wire_put_str(&w, f->sig);
+    tide_wire_put_u32(&w, (uint32_t)f->nprocs);
+    for (size_t i = 0; i < f->nprocs; i++) {
+        tide_wire_put_str(&w, f->procs[i].nspace);
+        tide_wire_put_u32(&w, f->procs[i].rank);
+    }
+    tide_wire_put_u8(&w, f->collect);
+    tide_wire_put_bytes(&w, f->data, f->len);
+    /* a fence that failed here says so by covering nothing of ours:
+     * mpiexec then never sees it complete and releases it in error */
+    tide_wire_put_u32(&w, f->status == 0 ? (uint32_t)f->ncovered : 1u);
+    if (f->status == 0)
+        for (size_t i = 0; i < f->ncovered; i++)
+            tide_wire_put_u32(&w, f->covered[i]);
+    else
+        tide_wire_put_u32(&w, 0xffffffffu);
+    hub_send(&w);
+    TIDE_DEBUG(3, "fence %s: sent up %zu bytes of %zu nodes", f->sig, f->len, f->ncovered);
+}
+
+void fence_submit(const pmix_proc_t *procs_in, size_t nprocs, bool collect, char *data, size_t ndata,
+                  pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_proc_t *procs = malloc((nprocs ? nprocs : 1) * sizeof *procs);
+    struct fence_req *f = NULL;
+    if (procs && tided.hub) {
+        memcpy(procs, procs_in, nprocs * sizeof *procs);
+        f = fence_for(procs, nprocs, collect, -1);
+    }
+    free(procs);
+    if (!f || f->status != 0) {
+        free(data);
+        if (cbfunc)
+            cbfunc(PMIX_ERR_UNREACH, NULL, 0, cbdata, NULL, NULL);
+        if (f && f->status != 0) {
+            /* our ranks have their answer; the others' parts still go up */
+            f->local_expected = false;
+            fence_maybe_send(f);
+        }
+        return;
+    }
+    f->local_in = true;
+    f->local_expected = true;
+    f->cbfunc = cbfunc;
+    f->cbdata = cbdata;
+    uint32_t me = (uint32_t)tided.node;
+    fence_append(f, data, ndata, &me, 1);
+    free(data);
+    TIDE_DEBUG(3, "fence %s: our ranks contributed %zu bytes", f->sig, ndata);
+    fence_maybe_send(f);
+}
+
+void fence_from_kid(int kid, const struct tide_ctl_msg *m)
+{
+    pmix_proc_t *procs = calloc(m->nprocs ? m->nprocs : 1, sizeof *procs);
+    if (!procs)
+        return;
+    for (uint32_t i = 0; i < m->nprocs; i++) {
+        if (strlen(m->procs[i].nspace) > PMIX_MAX_NSLEN) {
+            free(procs);
+            return;
+        }
+        PMIX_PROC_LOAD(&procs[i], m->procs[i].nspace, m->procs[i].rank);
+    }
+    struct fence_req *f = fence_for(procs, m->nprocs, m->collect, kid);
+    free(procs);
+    if (!f)
+        return;
+    if (kid >= f->nkids) {
+        /* no plan here (a participant we do not know): the error goes up */
+        struct tide_wbuf w;
+        tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);
+        tide_wire_put_str(&w, m->text);
+        tide_wire_put_i32(&w, -1);
+        tide_wire_put_bytes(&w, NULL, 0);
+        relay_send_kid(kid, &w);
+        return;
+    }
+    f->kid_in[kid] = true;
+    f->kid_expected[kid] = true;
+    bool bad = false;
+    for (uint32_t i = 0; i < m->ncovered; i++)
+        bad |= relay_kid_toward((int)m->covered[i]) != kid;
+    if (bad)
+        f->status = -1;
+    else
+        fence_append(f, m->data, m->len, m->covered, m->ncovered);
+    fence_maybe_send(f);
+}
+
+void fence_kid_lost(int kid)
+{
+    for (struct fence_req *f = fences; f; f = f->next)
+        if (!f->sent && kid < f->nkids && f->kid_expected[kid] && !f->kid_in[kid]) {
+            f->kid_expected[kid] = false;
+            f->status = -1;
+            fence_maybe_send(f);
+        }
 }
 
 static void fence_release_fn(void *cbdata)
@@ -82,51 +313,11 @@ static void fence_release_fn(void *cbdata)
     fence_req_free(cbdata);
 }
 
-void fence_submit(const pmix_proc_t *procs_in, size_t nprocs, bool collect, char *data, size_t ndata,
-                  pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-    pmix_proc_t *procs = malloc((nprocs ? nprocs : 1) * sizeof *procs);
-    struct fence_req *f = calloc(1, sizeof *f);
-    if (!procs || !f || !tided.hub) {
-        free(procs);
-        free(f);
-        free(data);
-        if (cbfunc)
-            cbfunc(PMIX_ERR_UNREACH, NULL, 0, cbdata, NULL, NULL);
-        return;
-    }
-    memcpy(procs, procs_in, nprocs * sizeof *procs);
-    f->sig = fence_signature(procs, nprocs);
-    f->data = data;
-    f->cbfunc = cbfunc;
-    f->cbdata = cbdata;
-    struct fence_req **tail = &fences;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = f;
-    struct tide_wbuf w;
-    tide_wire_begin(&w, TIDE_CTL_FENCE);
-    tide_wire_put_str(&w, f->sig);
-    tide_wire_put_u32(&w, (uint32_t)nprocs);
-    for (size_t i = 0; i < nprocs; i++) {
-        tide_wire_put_str(&w, procs[i].nspace);
-        tide_wire_put_u32(&w, procs[i].rank);
-    }
-    tide_wire_put_u8(&w, collect);
-    tide_wire_put_bytes(&w, data, ndata);
-    hub_send(&w);
-    TIDE_DEBUG(3, "fence %s: contributed %zu bytes", f->sig, ndata);
-    free(procs);
-}
-
 void fence_release(const struct tide_ctl_msg *m)
 {
     const char *sig = m->text;
-    int status = m->status;
-    size_t n = m->len;
-    const void *data = m->data;
     struct fence_req **pp = &fences;
-    while (*pp && strcmp((*pp)->sig, sig) != 0)
+    while (*pp && (!(*pp)->sent || strcmp((*pp)->sig, sig) != 0))
         pp = &(*pp)->next;
     struct fence_req *f = *pp;
     if (!f) {
@@ -134,11 +325,27 @@ void fence_release(const struct tide_ctl_msg *m)
         return;
     }
     *pp = f->next;
+    /* down the paths the contributions came up */
+    for (int k = 0; k < f->nkids; k++) {
+        if (!f->kid_in[k])
+            continue;
+        struct tide_wbuf w;
+        tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);
+        tide_wire_put_str(&w, sig);
+        tide_wire_put_i32(&w, m->status);
+        tide_wire_put_bytes(&w, m->data, m->len);
+        relay_send_kid(k, &w);
+    }
+    TIDE_DEBUG(3, "fence %s released (%zu bytes)", f->sig, m->len);
+    if (!f->local_in || !f->cbfunc) {
+        fence_req_free(f);
+        return;
+    }
+    size_t n = m->len;
     f->result = malloc(n ? n : 1);
     if (f->result && n)
-        memcpy(f->result, data, n);
-    TIDE_DEBUG(3, "fence %s released (%zu bytes)", f->sig, n);
-    f->cbfunc(status == 0 ? PMIX_SUCCESS : PMIX_ERROR, f->result, f->result ? n : 0, f->cbdata,
+        memcpy(f->result, m->data, n);
+    f->cbfunc(m->status == 0 && f->result ? PMIX_SUCCESS : PMIX_ERROR, f->result, f->result ? n : 0, f->cbdata,
               fence_release_fn, f);
 }
 
@@ -147,7 +354,8 @@ void fence_fail_all(void)
     while (fences) {
         struct fence_req *f = fences;
         fences = f->next;
-        f->cbfunc(PMIX_ERR_UNREACH, NULL, 0, f->cbdata, NULL, NULL);
+        if (f->local_in && f->cbfunc)
+            f->cbfunc(PMIX_ERR_UNREACH, NULL, 0, f->cbdata, NULL, NULL);
         fence_req_free(f);
     }
 }

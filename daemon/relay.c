@@ -12,6 +12,7 @@
 #include "tided.h"
 #include "channel.h"
 #include "ctllisten.h"
+#include "ctlframe.h"
 #include "ctlmsg.h"
 #include "ctlroute.h"
 #include "ctltree.h"
@@ -94,6 +95,31 @@ int hub_send(struct tide_wbuf *w)
     return tide_channel_send(tided.hub, &route);
 }
 
+int relay_nkids(void)
+{
+    return relay.nkids;
+}
+
+int relay_kid_toward(int node)
+{
+    if (!relay.in_tree || node == tided.node)
+        return -1;
+    int hop = tide_ctltree_next_hop(&relay.tree, tided.node, node);
+    for (int i = 0; hop >= 0 && i < relay.nkids; i++)
+        if (relay.kids[i].node == hop)
+            return i;
+    return -1;
+}
+
+int relay_send_kid(int kid, struct tide_wbuf *w)
+{
+    if (kid < 0 || kid >= relay.nkids || !relay.kids[kid].ch) {
+        tide_wire_free(w);
+        return -1;
+    }
+    return tide_channel_send(relay.kids[kid].ch, w);
+}
+
 /* ---- up: from a child's subtree to mpiexec ---- */
 
 static void kid_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r, void *arg)
@@ -104,6 +130,19 @@ static void kid_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
         !tide_ctltree_in_subtree(&relay.tree, k->node, (int)rt.src)) {
         tide_error("dropping the link of node %d: it sent a message %u not from its subtree", k->node, type);
         tide_channel_close_after_flush(ch);
+        return;
+    }
+    if (rt.type == TIDE_CTL_FENCE && rt.src == (uint32_t)k->node) {
+        /* the child's gathered part: gathered here in turn */
+        struct tide_rbuf inner;
+        struct tide_ctl_msg m;
+        tide_wire_reader(&inner, rt.payload, rt.len);
+        if (tide_ctl_decode(TIDE_CTL_FENCE, &inner, &m) != 0) {
+            tide_error("ignoring a malformed fence from node %d", k->node);
+            return;
+        }
+        fence_from_kid((int)(k - relay.kids), &m);
+        tide_ctl_msg_clear(&m);
         return;
     }
     if (!tided.hub)
@@ -126,6 +165,7 @@ static void kid_closed(struct tide_channel *ch, const char *why, void *arg)
         return;
     }
     TIDE_DEBUG(1, "lost the link to node %d below us: %s", k->node, why);
+    fence_kid_lost((int)(k - relay.kids));
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_NODE_LOST);
     tide_wire_put_u32(&w, (uint32_t)k->node);

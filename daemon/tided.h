@@ -162,6 +162,11 @@ void relay_start(void);
 int hub_send(struct tide_wbuf *w);
 /* A ROUTE message from our parent: for us, for a node below us, or for all. */
 void relay_from_parent(struct tide_rbuf *r);
+/* Our children in the tree: their number, the one whose subtree holds
+ * node (-1: none, or node is us), and sending to one (w is freed). */
+int relay_nkids(void);
+int relay_kid_toward(int node);
+int relay_send_kid(int kid, struct tide_wbuf *w);
 /* Is any child still linked? (a daemon shutting down waits for them) */
 bool relay_kids_linked(void);
 /* Close every child's link (they shut down); write what is queued first. */
@@ -178,6 +183,9 @@ void fence_submit(const pmix_proc_t *procs, size_t nprocs, bool collect, char *d
                   pmix_modex_cbfunc_t cbfunc, void *cbdata);
 struct tide_ctl_msg;
 void fence_release(const struct tide_ctl_msg *m);
+/* The gathered part of child kid (relay.c), and the loss of a child. */
+void fence_from_kid(int kid, const struct tide_ctl_msg *m);
+void fence_kid_lost(int kid);
 void dmodex_submit(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 void dmodex_serve(const struct tide_ctl_msg *m);
 void dmodex_answer(const struct tide_ctl_msg *m);

@@ -169,6 +169,7 @@ struct mfence {
     char *sig;
     bool *expected;   /* per node */
     bool *contributed;
+    bool *sender;     /* per node: its daemon sent us a part (and gets the release) */
     int nexpected, ncontributed;
     uint8_t *data;
     size_t len, cap;
@@ -215,12 +216,14 @@ static void fence_complete(struct mfence *f)
             *pp = f->next;
             break;
         }
+    /* down the paths the parts came up: each sender passes it on */
     for (int n = 0; n < mx.nnodes; n++)
-        if (f->expected[n])
+        if (f->sender[n])
             fence_send_release(f->sig, n, f->status, f->data, f->len);
     free(f->sig);
     free(f->expected);
     free(f->contributed);
+    free(f->sender);
     free(f->data);
     free(f);
 }
@@ -262,15 +265,29 @@ static void on_fence(struct mdaemon *d, struct tide_ctl_msg *m)
         free(sig);
         return;
     }
-    nodes[d->node] = true;
+    /* the nodes this part covers: the sender's and its subtree's */
+    bool covers_ok = m->ncovered > 0;
+    for (uint32_t i = 0; i < m->ncovered && covers_ok; i++) {
+        uint32_t c = m->covered[i];
+        covers_ok = c < (uint32_t)mx.nnodes &&
+                    (c == (uint32_t)d->node || tide_ctltree_in_subtree(&mx.tree, d->node, (int)c));
+    }
+    if (!covers_ok) {
+        fence_send_release(sig, d->node, -1, NULL, 0);
+        free(nodes);
+        free(sig);
+        return;
+    }
+    /* the oldest fence of this set that has none of these nodes yet */
     struct mfence *f = fences;
-    while (f && (strcmp(f->sig, sig) != 0 || f->contributed[d->node]))
+    while (f && (strcmp(f->sig, sig) != 0 || f->contributed[m->covered[0]]))
         f = f->next;
     if (!f) {
         f = calloc(1, sizeof *f);
         f->sig = sig;
         f->expected = nodes;
         f->contributed = calloc((size_t)mx.nnodes, sizeof(bool));
+        f->sender = calloc((size_t)mx.nnodes, sizeof(bool));
         for (int k = 0; k < mx.nnodes; k++)
             f->nexpected += nodes[k];
         struct mfence **tail = &fences;
@@ -281,8 +298,15 @@ static void on_fence(struct mdaemon *d, struct tide_ctl_msg *m)
         free(sig);
         free(nodes);
     }
-    f->contributed[d->node] = true;
-    f->ncontributed++;
+    f->sender[d->node] = true;
+    for (uint32_t i = 0; i < m->ncovered; i++) {
+        uint32_t c = m->covered[i];
+        if (f->contributed[c])
+            continue;
+        f->contributed[c] = true;
+        if (f->expected[c])
+            f->ncontributed++;
+    }
     fence_append(f, data, n);
     TIDE_DEBUG(3, "fence %s: %d of %d daemons", f->sig, f->ncontributed, f->nexpected);
     if (f->ncontributed >= f->nexpected)

@@ -70,6 +70,9 @@ static void encode(const struct tide_ctl_msg *m, struct tide_wbuf *w)
         }
         tide_wire_put_u8(w, m->collect);
         tide_wire_put_bytes(w, m->data, m->len);
+        tide_wire_put_u32(w, m->ncovered);
+        for (uint32_t i = 0; i < m->ncovered; i++)
+            tide_wire_put_u32(w, m->covered[i]);
         break;
     case TIDE_CTL_FENCE_RELEASE:
         tide_wire_put_str(w, m->text);

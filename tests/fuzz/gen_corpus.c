@@ -3,7 +3,8 @@
  * messages, made with the encoders Tide itself uses (wire.c, jobdesc.c,
  * nsproto.c) and in the layouts of ctlmsg.h. Run from the source tree:
  *   cc -std=gnu11 -I. -Icommon -o /tmp/gen_corpus tests/fuzz/gen_corpus.c \
- *      common/wire.c common/argv.c common/jobdesc.c common/nsproto.c -lcrypto
+ *      common/wire.c common/argv.c common/jobdesc.c common/nsproto.c common/hex.c \
+ *      -lcrypto
  *   /tmp/gen_corpus tests/fuzz/corpus
  * Regression inputs found by fuzzing live beside these seeds (named
  * regress-*) and are not written here.
@@ -173,6 +174,9 @@ static void ctl(void)
     tide_wire_put_u32(&w, 1);
     tide_wire_put_u8(&w, 1);
     tide_wire_put_bytes(&w, "\x01\x02\x03\x04", 4);
+    tide_wire_put_u32(&w, 2);
+    tide_wire_put_u32(&w, 3);
+    tide_wire_put_u32(&w, 7);
     put_frame("ctlframe", "fence", &w);
 
     tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);

@@ -144,6 +144,15 @@ mn_tree_chain() {
     done
     n=$(grep -c "mpiexec\[[0-9]*\]: tided of node [0-9]* (.*) linked" "$MN_LOG.job.err")
     [ "$n" -eq 1 ] || { echo "mpiexec linked $n daemons itself, expected 1"; return 1; }
+    # fences gather up the chain: the middle daemon sends its part and the
+    # last one's together, mpiexec gets one part covering all three nodes,
+    # and the release comes back down to the last daemon
+    grep -q "tided.1\[[0-9]*\]: fence .*: sent up .* of 2 nodes" "$MN_LOG.job.err" ||
+        { echo "the middle daemon did not gather its child's fence part"; return 1; }
+    grep -q "mpiexec\[[0-9]*\]: fence .*: 3 of 3 daemons" "$MN_LOG.job.err" || { echo "no complete fence"; return 1; }
+    ! grep -q "mpiexec\[[0-9]*\]: fence .*: [12] of 3 daemons" "$MN_LOG.job.err" ||
+        { echo "mpiexec got fence parts one node at a time"; return 1; }
+    grep -q "tided.2\[[0-9]*\]: fence .* released" "$MN_LOG.job.err" || { echo "no release at the chain's end"; return 1; }
 }
 
 mn_simple() {
@@ -324,7 +333,7 @@ if mn_selected; then
         # the tree of daemons: radix 1 makes a chain (mpiexec, then the
         # first host, whose daemon links the second's, which links the
         # third's); radix 2 hangs the third below the first
-        MN_EXTRA="--param tree_radix=1 --param verbose=1"
+        MN_EXTRA="--param tree_radix=1 --param verbose=3"
         mn_check multinode.tree.hello mn_tree_chain
         MN_EXTRA="--param tree_radix=1"
         MN_EXTRA="--param tree_radix=2"
