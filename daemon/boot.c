@@ -7,8 +7,11 @@
  *   tide-boot 1
  *   secret <64 hex digits>
  *   tree <radix>:<node>,<node>,... (the tree of daemons, ctltree.h; optional)
+ *   agent <command>, host <node> <name> (to start our children in the tree)
  *   param TIDE_<NAME>=<VALUE>      (any number)
  *   <empty line>
+ *
+ * (written by common/agentexec.c).
  *
  * The daemon then connects to the first address that answers (mpiexec,
  * or its parent in the tree) and proves
@@ -31,7 +34,42 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BOOT_MAX 65536
+#define BOOT_MAX (1 << 20)
+
+/* what the boot data says about starting our children in the tree */
+static char *agent;
+static char **host_of; /* by node */
+static int nhost_of;
+
+const char *boot_agent(void)
+{
+    return agent;
+}
+
+const char *boot_host(int node)
+{
+    return node >= 0 && node < nhost_of ? host_of[node] : NULL;
+}
+
+static int add_host(const char *line)
+{
+    char *end;
+    long node = strtol(line, &end, 10);
+    if (end == line || *end != ' ' || node < 0 || node > (1 << 24) || !end[1] || strchr(end + 1, ' '))
+        return -1;
+    if (node >= nhost_of) {
+        int n = (int)node + 1;
+        char **h = realloc(host_of, (size_t)n * sizeof *h);
+        if (!h)
+            return -1;
+        memset(h + nhost_of, 0, (size_t)(n - nhost_of) * sizeof *h);
+        host_of = h;
+        nhost_of = n;
+    }
+    free(host_of[node]);
+    host_of[node] = strdup(end + 1);
+    return host_of[node] ? 0 : -1;
+}
 
 static long now_ms(void)
 {
@@ -91,6 +129,10 @@ int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char **tree, char *err,
             have_secret = tide_ctlauth_unhex(line + 7, secret) == 0;
         } else if (strncmp(line, "tree ", 5) == 0 && !*tree) {
             *tree = strdup(line + 5);
+        } else if (strncmp(line, "agent ", 6) == 0 && !agent) {
+            agent = strdup(line + 6);
+        } else if (strncmp(line, "host ", 5) == 0 && add_host(line + 5) == 0) {
+            continue;
         } else if (strncmp(line, "param TIDE_", 11) == 0 && strchr(line, '=')) {
             char *eq = strchr(line, '=');
             *eq = '\0';

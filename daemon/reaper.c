@@ -25,8 +25,10 @@ void reaper_collect(void)
         if (pid <= 0)
             break;
         struct dproc *p = dproc_find_pid(pid);
-        if (!p)
+        if (!p) {
+            tree_launch_reaped(pid, status);
             continue;
+        }
         iof_drain(p);
         /* MPI_Finalize wrote to the finalize pipe (even if PMIx's own
          * finalize message was slow) */

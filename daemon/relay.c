@@ -100,6 +100,22 @@ int relay_nkids(void)
     return relay.nkids;
 }
 
+int relay_kid_node(int kid)
+{
+    return kid >= 0 && kid < relay.nkids ? relay.kids[kid].node : -1;
+}
+
+bool relay_kid_linked(int kid)
+{
+    return kid >= 0 && kid < relay.nkids && relay.kids[kid].ch;
+}
+
+void relay_kid_gone(int kid)
+{
+    if (kid >= 0 && kid < relay.nkids)
+        relay.kids[kid].lost = true;
+}
+
 int relay_kid_toward(int node)
 {
     if (!relay.in_tree || node == tided.node)
@@ -207,6 +223,7 @@ void relay_start(void)
     tide_wire_begin(&w, TIDE_CTL_TREE_READY);
     tide_wire_put_str(&w, tide_ctllisten_addresses(relay.listener));
     hub_send(&w);
+    tree_launch_kids(tide_ctllisten_addresses(relay.listener), relay.secret, &relay.tree);
 }
 
 /* ---- down: from mpiexec to one daemon or every daemon ---- */
@@ -297,6 +314,7 @@ bool relay_kids_linked(void)
 
 void relay_fini(void)
 {
+    tree_launch_stop();
     relay_drop_kids();
     if (relay.grace)
         event_free(relay.grace);

@@ -140,6 +140,9 @@ void hub_connect_fd(int fd);
 #include "ctlauth.h"
 /* *tree: the tree line of the boot data (malloc), or NULL */
 int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char **tree, char *err, size_t errlen);
+/* From the boot data: the launch agent, and the host name of a node. */
+const char *boot_agent(void);
+const char *boot_host(int node);
 int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
 void hub_send_exit(struct dproc *p, int how, int code);
 void hub_send_abort(struct dproc *p, int status, const char *msg);
@@ -167,6 +170,18 @@ void relay_from_parent(struct tide_rbuf *r);
 int relay_nkids(void);
 int relay_kid_toward(int node);
 int relay_send_kid(int kid, struct tide_wbuf *w);
+int relay_kid_node(int kid);
+bool relay_kid_linked(int kid);
+/* The child will not link (its agent ended): its link is refused from now. */
+void relay_kid_gone(int kid);
+/* tree_launch.c: starting our children through the launch agent */
+struct tide_ctltree;
+void tree_launch_kids(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN],
+                      const struct tide_ctltree *tree);
+/* A child process ended: was it one of our agents? (reported if its
+ * daemon never linked) */
+bool tree_launch_reaped(pid_t pid, int status);
+void tree_launch_stop(void);
 /* Is any child still linked? (a daemon shutting down waits for them) */
 bool relay_kids_linked(void);
 /* Close every child's link (they shut down); write what is queued first. */

@@ -107,6 +107,14 @@ static void give_up(const char *fmt, const char *host, const char *why)
 
 static void linked_one(void);
 
+void daemons_start_failed(struct mdaemon *d, const char *why)
+{
+    if (d->gone)
+        return;
+    d->gone = true;
+    give_up("mpiexec: cannot start the node daemon on %s: %s\n", d->host, why);
+}
+
 void daemons_hello(struct mdaemon *d)
 {
     if (d->linked)
@@ -118,14 +126,12 @@ void daemons_hello(struct mdaemon *d)
 
 void daemons_tree_ready(struct mdaemon *d, const char *addresses)
 {
-    int kids[4096];
-    int k = tide_ctltree_children(&mx.tree, d->node, kids, 4096);
-    if (k == 0 || launch_given_up)
+    int kids[1];
+    if (tide_ctltree_children(&mx.tree, d->node, kids, 1) == 0 || launch_given_up)
         return;
-    char err[512];
-    TIDE_DEBUG(1, "tided of node %d (%s) starts %d daemons below it", d->node, d->host, k);
-    if (agent_start(job_secret, addresses, kids, k, err, sizeof err) != 0)
-        give_up("mpiexec: cannot start the node daemons below %s: %s\n", d->host, err);
+    /* it starts them itself (daemon/tree_launch.c) */
+    TIDE_DEBUG(1, "tided of node %d (%s) starts the daemons below it; they link to %s", d->node, d->host,
+               addresses);
 }
 
 static void linked_one(void)

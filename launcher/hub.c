@@ -416,7 +416,9 @@ static void on_tree_msg(struct mdaemon *d, uint16_t type, struct tide_rbuf *r)
     uint32_t node = tide_wire_get_u32(r);
     char *why = tide_wire_get_str(r);
     struct mdaemon *lost = daemon_of_node((int)node);
-    if (tide_wire_done(r) && lost && tide_ctltree_parent(&mx.tree, lost->node) == d->node)
+    if (tide_wire_done(r) && lost && tide_ctltree_parent(&mx.tree, lost->node) == d->node && !lost->linked)
+        daemons_start_failed(lost, why ? why : "it did not start");
+    else if (tide_wire_done(r) && lost && tide_ctltree_parent(&mx.tree, lost->node) == d->node)
         daemon_lost(lost, why ? why : "lost");
     else
         tide_error("ignoring a malformed node-lost report from node %d", d->node);

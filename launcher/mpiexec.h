@@ -105,6 +105,8 @@ void daemons_tree_ready(struct mdaemon *d, const char *addresses);
 /* A daemon is lost (its link closed, or its parent in the tree says so):
  * it and its subtree count as gone. */
 void daemon_lost(struct mdaemon *d, const char *why);
+/* A daemon of the tree could not be started by its parent (why says how). */
+void daemons_start_failed(struct mdaemon *d, const char *why);
 
 /* agent.c */
 #include "ctlauth.h"

@@ -9,7 +9,8 @@ MN_EXTRA=""
 MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
 multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ns.mpiexec-killed multinode.ssh.hello multinode.ssh.ring
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed multinode.tree.hello multinode.tree.coll
-multinode.tree.spawn multinode.tree.ports multinode.tree.abort multinode.tree.tided-killed multinode.tree.mpiexec-killed
+multinode.tree.spawn multinode.tree.ports multinode.tree.abort multinode.tree.tided-killed multinode.tree.no-daemon
+multinode.tree.mpiexec-killed
 multinode.tree.ssh.hello"
 
 # does the filter select any case of this suite?
@@ -142,6 +143,12 @@ mn_tree_chain() {
                 "tided.0\[[0-9]*\]: node 1 linked below us" "tided.1\[[0-9]*\]: node 2 linked below us"; do
         grep -q "$want" "$MN_LOG.job.err" || { echo "no line '$want' in the daemons' log"; return 1; }
     done
+    # each daemon starts the next through the launch agent, not mpiexec
+    grep -q "tided.0\[[0-9]*\]: started tided for node 1 " "$MN_LOG.job.err" &&
+        grep -q "tided.1\[[0-9]*\]: started tided for node 2 " "$MN_LOG.job.err" ||
+        { echo "the daemons did not start their children"; return 1; }
+    n=$(grep -c "mpiexec\[[0-9]*\]: started tided for node" "$MN_LOG.job.err")
+    [ "$n" -eq 1 ] || { echo "mpiexec started $n daemons itself, expected 1"; return 1; }
     n=$(grep -c "mpiexec\[[0-9]*\]: tided of node [0-9]* (.*) linked" "$MN_LOG.job.err")
     [ "$n" -eq 1 ] || { echo "mpiexec linked $n daemons itself, expected 1"; return 1; }
     # fences gather up the chain: the middle daemon sends its part and the
@@ -258,6 +265,20 @@ mn_no_daemon() {
     mn_left
 }
 
+# the same, deep in a chain of daemons (radix 1): the second host's daemon
+# fails to start the third's; mpiexec names the third host
+mn_no_daemon_deep() {
+    set -- $MN_HOSTS
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --param tree_radix=1 --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,nohost.invalid:2" -n 6 --param if_include="$MN_NET" $MN_PROG hello
+    rc=$?
+    cat "$MN_LOG.job.err"
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "exit status $rc"; return 1; }
+    grep -q "cannot start the node daemon on nohost.invalid: the launch agent .* exited with status" \
+        "$MN_LOG.job.err" || return 1
+    mn_left
+}
+
 # a daemon that never links back (its agent hangs): the launch fails after
 # daemon_timeout, naming the host, and the agent is stopped
 mn_no_link() {
@@ -343,6 +364,7 @@ if mn_selected; then
         mn_check multinode.tree.ports mn_ports
         mn_check multinode.tree.abort mn_abort
         mn_check multinode.tree.tided-killed mn_tided_killed
+        mn_check multinode.tree.no-daemon mn_no_daemon_deep
         mn_check multinode.tree.mpiexec-killed mn_mpiexec_killed
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
