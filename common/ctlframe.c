@@ -125,6 +125,15 @@ int tide_ctl_decode(uint16_t type, struct tide_rbuf *r, struct tide_ctl_msg *m)
         m->status = tide_wire_get_i32(r);
         m->data = tide_wire_get_bytes(r, &m->len);
         break;
+    case TIDE_CTL_EVENT:
+        m->node = tide_wire_get_u32(r);
+        m->status = tide_wire_get_i32(r);
+        m->text = tide_wire_get_str(r);
+        m->rank = tide_wire_get_u32(r);
+        m->count = tide_wire_get_u32(r);
+        m->data = tide_wire_get_bytes(r, &m->len);
+        need_text = 1;
+        break;
     case TIDE_CTL_NOTICE:
         m->jobid = tide_wire_get_u32(r);
         m->rank = tide_wire_get_u32(r);

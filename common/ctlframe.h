@@ -31,15 +31,16 @@ struct tide_ctl_proc {
 struct tide_ctl_msg {
     uint16_t type;
     uint32_t jobid, rank, node, pid, id;
-    int32_t status;   /* LAUNCHED, ABORT, FENCE_RELEASE, DMODEX_RESP, SPAWN_RESULT */
+    int32_t status;   /* LAUNCHED, ABORT, FENCE_RELEASE, DMODEX_RESP, SPAWN_RESULT; EVENT: its code */
     int32_t code;     /* EXIT: exit code or signal; KILL: signal */
     uint8_t stream;   /* IO: 1 stdout, 2 stderr */
     uint8_t how;      /* EXIT: tide_exit_how */
     uint8_t connected, finalized, collect;
-    uint32_t count;   /* SPAWN_RESULT: processes started */
+    uint32_t count;   /* SPAWN_RESULT: processes started; EVENT: its range */
     char *text;       /* HELLO host, LAUNCHED/ABORT/NOTICE message, FENCE(_RELEASE)
-                         signature, DMODEX_REQ nspace, SPAWN_RESULT nspace or message */
-    const void *data; /* IO, STDIN, FENCE, FENCE_RELEASE, DMODEX_RESP */
+                         signature, DMODEX_REQ nspace, SPAWN_RESULT nspace or message,
+                         EVENT source nspace */
+    const void *data; /* IO, STDIN, FENCE, FENCE_RELEASE, DMODEX_RESP, EVENT */
     size_t len;
     struct tide_ctl_proc *procs; /* FENCE participants */
     uint32_t nprocs;

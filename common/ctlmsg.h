@@ -76,6 +76,10 @@ enum tide_ctl_type {
     /* tided -> mpiexec: u32 node, str why; a child of this daemon in the
      * tree was lost (and its subtree with it) */
     TIDE_CTL_NODE_LOST = 24,
+    /* tided -> mpiexec -> every daemon: u32 node it comes from (mpiexec
+     * sets it), i32 code, str source nspace, u32 source rank, u32 range,
+     * bytes info (packed by PMIx: size_t n, n pmix_info_t) */
+    TIDE_CTL_EVENT = 25,
     TIDE_CTL_TYPE_MAX
 };
 

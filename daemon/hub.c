@@ -190,7 +190,8 @@ void hub_handle(uint16_t type, struct tide_rbuf *r)
     case TIDE_CTL_DMODEX_REQ:
     case TIDE_CTL_DMODEX_RESP:
     case TIDE_CTL_SPAWN_RESULT:
-    case TIDE_CTL_JOB_ENDED: break;
+    case TIDE_CTL_JOB_ENDED:
+    case TIDE_CTL_EVENT: break;
     default: tide_error("ignoring unknown control message %u from mpiexec", type); return;
     }
     struct tide_ctl_msg m;
@@ -206,6 +207,7 @@ void hub_handle(uint16_t type, struct tide_rbuf *r)
     case TIDE_CTL_DMODEX_RESP: dmodex_answer(&m); break;
     case TIDE_CTL_SPAWN_RESULT: dpm_spawn_result(&m); break;
     case TIDE_CTL_JOB_ENDED: on_job_ended(&m); break;
+    case TIDE_CTL_EVENT: events_deliver(&m); break;
     default: break;
     }
     tide_ctl_msg_clear(&m);

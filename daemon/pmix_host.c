@@ -212,6 +212,7 @@ static pmix_server_module_t tided_module = {
     .fence_nb = up_fence_nb,
     .direct_modex = up_direct_modex,
     .disconnect = up_disconnect,
+    .notify_event = events_notify_upcall,
 };
 
 int pmix_host_init(char *err, size_t errlen)

@@ -206,6 +206,10 @@ void dmodex_serve(const struct tide_ctl_msg *m);
 void dmodex_answer(const struct tide_ctl_msg *m);
 void fence_fail_all(void);
 
+/* events.c: PMIx events across nodes */
+pmix_status_t events_notify_upcall(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+                                   pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
+void events_deliver(const struct tide_ctl_msg *m);
 /* dpm_host.c: spawn and names, relayed to mpiexec */
 void dpm_host_register(pmix_server_module_t *m);
 void dpm_spawn_result(const struct tide_ctl_msg *m);

@@ -157,6 +157,22 @@ static void on_abort(const struct tide_ctl_msg *m)
     mpiexec_end_job(END_ABORT, st);
 }
 
+/* A PMIx event a rank raised beyond its node: to every daemon (the one
+ * it came from skips it), named by where it really came from. */
+static void on_event(struct mdaemon *d, const struct tide_ctl_msg *m)
+{
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_CTL_EVENT);
+    tide_wire_put_u32(&w, (uint32_t)d->node);
+    tide_wire_put_i32(&w, m->status);
+    tide_wire_put_str(&w, m->text);
+    tide_wire_put_u32(&w, m->rank);
+    tide_wire_put_u32(&w, m->count);
+    tide_wire_put_bytes(&w, m->data, m->len);
+    TIDE_DEBUG(2, "event %d from %s:%u (node %d) passed to every daemon", m->status, m->text, m->rank, d->node);
+    daemons_broadcast(&w);
+}
+
 static void on_notice(const struct tide_ctl_msg *m)
 {
     if (m->text)
@@ -444,7 +460,8 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_FENCE:
     case TIDE_CTL_DMODEX_REQ:
     case TIDE_CTL_DMODEX_RESP:
-    case TIDE_CTL_NOTICE: break;
+    case TIDE_CTL_NOTICE:
+    case TIDE_CTL_EVENT: break;
     default: tide_error("ignoring unknown message %u from node %d", type, d->node); return;
     }
     struct tide_ctl_msg m;
@@ -466,6 +483,7 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     case TIDE_CTL_DMODEX_REQ: on_dmodex_req(d, &m); break;
     case TIDE_CTL_DMODEX_RESP: on_dmodex_resp(&m); break;
     case TIDE_CTL_NOTICE: on_notice(&m); break;
+    case TIDE_CTL_EVENT: on_event(d, &m); break;
     default: break;
     }
     tide_ctl_msg_clear(&m);

@@ -103,6 +103,14 @@ static void encode(const struct tide_ctl_msg *m, struct tide_wbuf *w)
         tide_wire_put_u32(w, m->count);
         break;
     case TIDE_CTL_JOB_ENDED: tide_wire_put_str(w, m->text); break;
+    case TIDE_CTL_EVENT:
+        tide_wire_put_u32(w, m->node);
+        tide_wire_put_i32(w, m->status);
+        tide_wire_put_str(w, m->text);
+        tide_wire_put_u32(w, m->rank);
+        tide_wire_put_u32(w, m->count);
+        tide_wire_put_bytes(w, m->data, m->len);
+        break;
     default: abort();
     }
 }
@@ -120,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tide_wire_reader(&r, payload, plen);
     struct tide_ctl_msg m;
     if (tide_ctl_decode(type, &r, &m) != 0) {
-        if (m.text || m.procs || m.type != type)
+        if (m.text || m.procs || m.covered || m.type != type)
             abort();
         return 0;
     }
@@ -130,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (type == TIDE_CTL_KILL && (m.code <= 0 || m.code >= NSIG))
         abort();
     if ((type == TIDE_CTL_FENCE || type == TIDE_CTL_FENCE_RELEASE || type == TIDE_CTL_DMODEX_REQ ||
-         type == TIDE_CTL_JOB_ENDED) && !m.text)
+         type == TIDE_CTL_JOB_ENDED || type == TIDE_CTL_EVENT) && !m.text)
         abort();
     if (m.len && !m.data)
         abort();

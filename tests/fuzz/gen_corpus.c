@@ -179,6 +179,15 @@ static void ctl(void)
     tide_wire_put_u32(&w, 7);
     put_frame("ctlframe", "fence", &w);
 
+    tide_wire_begin(&w, TIDE_CTL_EVENT);
+    tide_wire_put_u32(&w, 2);
+    tide_wire_put_i32(&w, -3071);
+    tide_wire_put_str(&w, "tide-1234-0");
+    tide_wire_put_u32(&w, 0);
+    tide_wire_put_u32(&w, 3);
+    tide_wire_put_bytes(&w, "\x01\0\0\0\0\0\0\0", 8);
+    put_frame("ctlframe", "event", &w);
+
     tide_wire_begin(&w, TIDE_CTL_FENCE_RELEASE);
     tide_wire_put_str(&w, "tide-1234-0:*");
     tide_wire_put_i32(&w, 0);

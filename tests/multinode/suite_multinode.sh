@@ -7,6 +7,7 @@
 
 MN_EXTRA=""
 MN_CASES="multinode.infra multinode.infra.teardown multinode.ns.hello multinode.ns.ring multinode.ns.coll multinode.ns.spawn
+multinode.ns.event multinode.tree.event
 multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-daemon multinode.ns.no-link multinode.ns.mpiexec-killed multinode.ssh.hello multinode.ssh.ring
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed multinode.tree.hello multinode.tree.coll
 multinode.tree.spawn multinode.tree.ports multinode.tree.abort multinode.tree.tided-killed multinode.tree.no-daemon
@@ -170,6 +171,19 @@ mn_simple() {
         echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
     cat "$MN_LOG.job.out"
     grep -q "$expect" "$MN_LOG.job.out" || return 1
+    mn_left
+}
+
+# PMIx events raised by a rank reach every rank of every host once
+# (mn_event.c, built against libpmix as well)
+mn_event() {
+    set -- $MN_HOSTS
+    [ -n "$MN_EVENT" ] || { echo "mn_event did not build"; return 1; }
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
+        --host "$1:2,$2:2,$3:2" -n 6 --param if_include="$MN_NET" "$MN_EVENT" || {
+        echo "mpiexec failed ($?)"; cat "$MN_LOG.job.err"; return 1; }
+    cat "$MN_LOG.job.out"
+    grep -q "mn_event: ok on 6 ranks" "$MN_LOG.job.out" || return 1
     mn_left
 }
 
@@ -339,12 +353,20 @@ if mn_selected; then
                 "$S/tests/multinode/mn_prog.c" > "$T_LOGDIR/build.mn_prog.log" 2>&1 ||
                 tfail build.mn_prog "does not compile: $(head -c 600 "$T_LOGDIR/build.mn_prog.log")"
         fi
+        MN_EVENT="$B/tests/multinode/mn_event"
+        if [ ! -x "$MN_EVENT" ] || [ "$S/tests/multinode/mn_event.c" -nt "$MN_EVENT" ] ||
+           [ "$B/lib/.libs/libmpi.so" -nt "$MN_EVENT" ]; then
+            # shellcheck disable=SC2046
+            "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$MN_EVENT" "$S/tests/multinode/mn_event.c" \
+                $(pkg-config --cflags --libs pmix) > "$T_LOGDIR/build.mn_event.log" 2>&1 || MN_EVENT=""
+        fi
         mn_check multinode.infra mn_infra
         MN_CUR_AGENT="$MN_AGENT"
         mn_check multinode.ns.hello mn_hello
         mn_check multinode.ns.ring mn_simple ring "ring ok on 6 ranks"
         mn_check multinode.ns.coll mn_simple coll "collectives ok on 6 ranks"
         mn_check multinode.ns.spawn mn_spawn
+        mn_check multinode.ns.event mn_event
         mn_check multinode.ns.ports mn_ports
         mn_check multinode.ns.abort mn_abort
         mn_check multinode.ns.tided-killed mn_tided_killed
@@ -361,6 +383,7 @@ if mn_selected; then
         mn_check multinode.tree.coll mn_simple coll "collectives ok on 6 ranks"
         MN_EXTRA="--param tree_radix=1"
         mn_check multinode.tree.spawn mn_spawn
+        mn_check multinode.tree.event mn_event
         mn_check multinode.tree.ports mn_ports
         mn_check multinode.tree.abort mn_abort
         mn_check multinode.tree.tided-killed mn_tided_killed
