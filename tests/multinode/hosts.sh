@@ -229,7 +229,7 @@ UseDNS no
 PrintMotd no
 PrintLastLog no
 PidFile $_d/sshd.$_ip.pid
-AcceptEnv TIDE_*
+AcceptEnv TIDE_* LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
 MaxStartups 100:30:200
 MaxSessions 100
 EOF
@@ -249,6 +249,9 @@ Host *
     BatchMode yes
     LogLevel ERROR
     ConnectTimeout 10
+    # a sanitizer build's suppressions reach the daemons as on a cluster
+    # whose sshd accepts them (when they are set at all)
+    SendEnv LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
 EOF
     # the launch agent: ssh with this configuration (the host, then the command)
     cat > "$MN_DIR/ssh-agent" <<EOF
