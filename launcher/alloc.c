@@ -38,6 +38,7 @@ void tide_alloc_free(struct tide_alloc *a)
 {
     tide_argv_free(a->hosts);
     free(a->slots);
+    free(a->max_slots);
     free(a->local);
     memset(a, 0, sizeof *a);
 }
@@ -51,12 +52,16 @@ int tide_alloc_slots(const struct tide_alloc *a)
 }
 
 /* Add slots to host (a new entry at the end unless it is already listed). */
-static int add_host(struct tide_alloc *a, const char *name, int slots)
+/* max_slots: 0 for no limit (a host listed twice adds both, and has a
+ * limit only if both entries had one) */
+static int add_host_max(struct tide_alloc *a, const char *name, int slots, int max_slots)
 {
     for (int n = 0; n < a->nnodes; n++)
         if (strcmp(a->hosts[n], name) == 0) {
             long s = (long)a->slots[n] + slots;
             a->slots[n] = s > INT_MAX ? INT_MAX : (int)s;
+            long m = (long)a->max_slots[n] + max_slots;
+            a->max_slots[n] = a->max_slots[n] > 0 && max_slots > 0 ? (m > INT_MAX ? INT_MAX : (int)m) : 0;
             return 0;
         }
     if (a->nnodes >= MAX_NODES)
@@ -65,10 +70,20 @@ static int add_host(struct tide_alloc *a, const char *name, int slots)
     if (!sl)
         return -1;
     a->slots = sl;
+    int *ml = realloc(a->max_slots, (size_t)(a->nnodes + 1) * sizeof *ml);
+    if (!ml)
+        return -1;
+    a->max_slots = ml;
     a->slots[a->nnodes] = slots;
+    a->max_slots[a->nnodes] = max_slots;
     a->nnodes++;
     tide_argv_append(&a->hosts, name);
     return 0;
+}
+
+static int add_host(struct tide_alloc *a, const char *name, int slots)
+{
+    return add_host_max(a, name, slots, 0);
 }
 
 static void fill_local(struct tide_alloc *a)
@@ -257,7 +272,7 @@ int tide_alloc_parse_hostfile(const char *path, int default_slots, struct tide_a
             if (max_slots > 0 && slots > max_slots)
                 slots = max_slots;
         }
-        if (add_host(out, host, slots) != 0) {
+        if (add_host_max(out, host, slots, max_slots) != 0) {
             snprintf(err, errlen, "hostfile %s line %d: too many hosts", path, lineno);
             goto fail_line;
         }
@@ -577,7 +592,7 @@ static int alloc_host_in_file(const char *hosts, const char *hostfile, int defau
             if (strncmp(items[i], list.hosts[n], len) == 0 && items[i][len] == ':')
                 counted = true;
         }
-        add_host(out, list.hosts[n], counted ? list.slots[n] : file.slots[f]);
+        add_host_max(out, list.hosts[n], counted ? list.slots[n] : file.slots[f], file.max_slots[f]);
     }
     tide_argv_free(items);
     tide_alloc_free(&file);

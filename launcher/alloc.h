@@ -22,6 +22,7 @@ struct tide_alloc {
     char **hosts;          /* nnodes names, NULL-terminated; hosts[0] is where mpiexec runs
                             * if that host is in the allocation */
     int *slots;            /* slots of each host */
+    int *max_slots;        /* a hostfile's max_slots of each host (0: no limit) */
     bool *local;           /* the host is this machine (started by fork, not the agent) */
     bool slots_given;      /* slots came from the source, not from a default */
 };

@@ -160,18 +160,42 @@ static void too_many(const struct jobmap_spec *spec, int nprocs, long free_ranks
                  nprocs, free_ranks);
 }
 
-/* After the free slots: least-loaded node first (load relative to slots). */
-static void place_oversubscribed(int nprocs, int r, int nnodes, const int *slots, int *used, int *rank_node)
+/* The most ranks node n may ever hold (its max_slots), or -1 if no limit. */
+static int max_of(const struct jobmap_spec *spec, int n)
+{
+    if (!spec->max_slots || spec->max_slots[n] <= 0)
+        return -1;
+    return spec->max_slots[n] / cpr_of(spec);
+}
+
+/* After the free slots: least-loaded node first (load relative to
+ * slots), never past a node's max_slots. -1 (with err) if they are all
+ * full. */
+static int place_oversubscribed(const struct jobmap_spec *spec, int nprocs, int r, int nnodes, const int *slots,
+                                int *used, int *rank_node, char *err, size_t errlen)
 {
     while (r < nprocs) {
-        int best = 0;
-        for (int n = 1; n < nnodes; n++)
-            if ((long)used[n] * (slots[best] > 0 ? slots[best] : 1) <
-                (long)used[best] * (slots[n] > 0 ? slots[n] : 1))
+        int best = -1;
+        for (int n = 0; n < nnodes; n++) {
+            if (max_of(spec, n) >= 0 && used[n] >= max_of(spec, n))
+                continue;
+            if (best < 0 || (long)used[n] * (slots[best] > 0 ? slots[best] : 1) <
+                                (long)used[best] * (slots[n] > 0 ? slots[n] : 1))
                 best = n;
+        }
+        if (best < 0) {
+            snprintf(err, errlen,
+                     "%d processes requested but the max_slots of the hosts allow only %d (even with "
+                     "--oversubscribe)",
+                     nprocs, r);
+            for (int k = 0; k < r; k++)
+                used[rank_node[k]]--;
+            return -1;
+        }
         rank_node[r++] = best;
         used[best]++;
     }
+    return 0;
 }
 
 static int rank_order(enum jobmap_rank how, int nprocs, int nnodes, int *rank_node)
@@ -236,6 +260,15 @@ int jobmap_place(const struct jobmap_spec *spec, int nprocs, int nnodes, const i
                 }
                 left -= k;
             }
+        for (int n = 0, left = nprocs; n < nnodes && left > 0; n++) {
+            int k = left < ppr ? left : ppr;
+            if (max_of(spec, n) >= 0 && used[n] + k > max_of(spec, n)) {
+                snprintf(err, errlen, "%d processes per node but node %d allows %d more (its max_slots)", ppr,
+                         n, max_of(spec, n) - used[n] > 0 ? max_of(spec, n) - used[n] : 0);
+                return -1;
+            }
+            left -= k;
+        }
         for (int n = 0; n < nnodes && r < nprocs; n++)
             for (int k = 0; k < ppr && r < nprocs; k++) {
                 rank_node[r++] = n;
@@ -265,7 +298,8 @@ int jobmap_place(const struct jobmap_spec *spec, int nprocs, int nnodes, const i
                 used[n]++;
             }
     }
-    place_oversubscribed(nprocs, r, nnodes, slots, used, rank_node);
+    if (place_oversubscribed(spec, nprocs, r, nnodes, slots, used, rank_node, err, errlen) != 0)
+        return -1;
     return rank_order(spec->rank_by, nprocs, nnodes, rank_node);
 }
 

@@ -41,6 +41,9 @@ struct jobmap_spec {
     enum jobmap_rank rank_by;
     int cpus_per_rank;  /* slots each rank takes, >= 1 */
     bool oversubscribe;
+    const int *max_slots; /* per node: a hostfile's max_slots, which even
+                           * oversubscription does not pass (0: no limit);
+                           * NULL: no limits */
 };
 
 /* Parse --map-by / --rank-by values. 0, or -1 with a message naming the option. */

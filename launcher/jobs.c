@@ -245,6 +245,7 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     struct jobmap_spec spec;
     if (job_map_spec(&spec, err, errlen) != 0)
         goto fail;
+    spec.max_slots = mx.max_slots;
     /* an app context without -n takes one rank per free slot of the
      * allocation (N per node with ppr), less the ranks of the others */
     int *nps = calloc((size_t)napps, sizeof(int));

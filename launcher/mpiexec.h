@@ -70,6 +70,7 @@ struct mpiexec {
     int nnodes;
     char **hosts;
     int *slots;
+    int *max_slots; /* a hostfile's max_slots per node (0: none), or NULL */
     int *used;
     bool *node_local;   /* node n is this machine: its tided is forked, not started by the agent */
     int alloc_source;   /* enum tide_alloc_source */

@@ -216,6 +216,11 @@ static int setup_nodes(char *err, size_t errlen)
         mx.hosts = tide_argv_copy(al.hosts);
         mx.slots = calloc((size_t)mx.nnodes, sizeof(int));
         memcpy(mx.slots, al.slots, (size_t)mx.nnodes * sizeof(int));
+        if (al.max_slots) {
+            mx.max_slots = calloc((size_t)mx.nnodes, sizeof(int));
+            if (mx.max_slots)
+                memcpy(mx.max_slots, al.max_slots, (size_t)mx.nnodes * sizeof(int));
+        }
     }
     mx.used = calloc((size_t)mx.nnodes, sizeof(int));
     mx.node_local = calloc((size_t)mx.nnodes, sizeof(bool));

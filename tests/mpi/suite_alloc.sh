@@ -36,6 +36,11 @@ tcase alloc.oversub-allowed -t 60 -out "rank 2 of 3 universe 3" -- \
     $AL $MPIEXEC --host localhost:2 -n 3 --oversubscribe $TB/alloc_where
 tcase alloc.oversub-modifier -t 60 -out "rank 2 of 3 universe 3" -- \
     $AL $MPIEXEC --host localhost:2 -n 3 --map-by slot:OVERSUBSCRIBE $TB/alloc_where
+printf 'localhost slots=2 max_slots=3\n' > "$AL_TMP/hosts-max"
+tcase alloc.max-slots-ok -t 60 -out "rank 2 of 3 universe" -- \
+    $AL $MPIEXEC --hostfile "$AL_TMP/hosts-max" -n 3 --oversubscribe $TB/alloc_where
+tcase alloc.max-slots-refused -t 30 -rc 2 -err "4 processes requested but the max_slots of the hosts allow only 3" -- \
+    $AL $MPIEXEC --hostfile "$AL_TMP/hosts-max" -n 4 --oversubscribe $TB/alloc_where
 printf 'localhost slots=2\nother slots=x\n' > "$AL_TMP/bad"
 tcase alloc.hostfile-bad-line -t 30 -rc 2 -err "hostfile .*/bad line 2: slots='x' is not a positive number" -- \
     $AL $MPIEXEC --hostfile "$AL_TMP/bad" $TB/alloc_where

@@ -94,6 +94,8 @@ static void test_hostfile_formats(void **state)
     assert_int_equal(a.slots[0], 6); /* listed twice: slots add */
     assert_string_equal(a.hosts[1], "n2");
     assert_int_equal(a.slots[1], 2);
+    assert_int_equal(a.max_slots[1], 8);
+    assert_int_equal(a.max_slots[0], 0); /* no limit */
     assert_string_equal(a.hosts[2], "n3");
     assert_int_equal(a.slots[2], 3);
     assert_string_equal(a.hosts[3], "n4");

@@ -45,6 +45,32 @@ static void test_oversubscribe(void **state)
     assert_int_equal(jobmap_by_slot(3, 1, one_slot, u2, false, m1, err, sizeof err), -1);
 }
 
+/* a hostfile's max_slots: oversubscription stops there, on every policy */
+static void test_max_slots(void **state)
+{
+    (void)state;
+    int slots[2] = {2, 1}, max[2] = {3, 0}, used[2] = {0, 0}, map[16];
+    char err[256];
+    struct jobmap_spec spec = {.policy = JOBMAP_BY_SLOT, .cpus_per_rank = 1, .oversubscribe = true,
+                               .max_slots = max};
+    assert_int_equal(jobmap_place(&spec, 10, 2, slots, used, map, err, sizeof err), 0);
+    assert_int_equal(used[0], 3); /* no more than its max */
+    assert_int_equal(used[1], 7);
+    /* every node capped: refused, and nothing is taken */
+    int max2[2] = {3, 2}, used2[2] = {0, 0};
+    spec.max_slots = max2;
+    assert_int_equal(jobmap_place(&spec, 6, 2, slots, used2, map, err, sizeof err), -1);
+    assert_non_null(strstr(err, "max_slots of the hosts allow only 5"));
+    assert_int_equal(used2[0] + used2[1], 0);
+    assert_int_equal(jobmap_place(&spec, 5, 2, slots, used2, map, err, sizeof err), 0);
+    /* ppr past a max */
+    struct jobmap_spec ppr = {.policy = JOBMAP_PPR, .ppr = 3, .cpus_per_rank = 1, .oversubscribe = true,
+                              .max_slots = max2};
+    int used3[2] = {0, 0};
+    assert_int_equal(jobmap_place(&ppr, 6, 2, slots, used3, map, err, sizeof err), -1);
+    assert_non_null(strstr(err, "max_slots"));
+}
+
 static void test_by_node(void **state)
 {
     (void)state;
@@ -163,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fill_by_slot),
         cmocka_unit_test(test_oversubscribe),
+        cmocka_unit_test(test_max_slots),
         cmocka_unit_test(test_by_node),
         cmocka_unit_test(test_ppr),
         cmocka_unit_test(test_rank_by),
