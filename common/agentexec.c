@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A growing text. */
@@ -146,4 +147,13 @@ pid_t tide_agent_exec(char **argv, const char *boot, char *err, size_t errlen)
     }
     close(p[1]);
     return pid;
+}
+
+void tide_agent_status_text(const char *agent, int status, char *buf, size_t len)
+{
+    if (WIFEXITED(status))
+        snprintf(buf, len, "the launch agent '%s' exited with status %d", agent, WEXITSTATUS(status));
+    else
+        snprintf(buf, len, "the launch agent '%s' was killed by signal %d", agent,
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }

@@ -42,4 +42,7 @@ char **tide_agent_argv(const char *agent, const char *host, const char *tided_pa
  * with its parent). The pid, or -1 with a reason in err. */
 pid_t tide_agent_exec(char **argv, const char *boot, char *err, size_t errlen);
 
+/* How an agent that ended (waitpid status) ended, in words. */
+void tide_agent_status_text(const char *agent, int status, char *buf, size_t len);
+
 #endif

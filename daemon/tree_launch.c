@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static pid_t *agent_pid; /* per child (relay.c order) */
@@ -93,12 +92,7 @@ bool tree_launch_reaped(pid_t pid, int status)
         TIDE_DEBUG(1, "the launch agent of node %d ended (status %d)", node, status);
         if (!relay_kid_linked(i) && !tided.shutting_down) {
             char why[256];
-            if (WIFEXITED(status))
-                snprintf(why, sizeof why, "the launch agent '%s' exited with status %d", boot_agent(),
-                         WEXITSTATUS(status));
-            else
-                snprintf(why, sizeof why, "the launch agent '%s' was killed by signal %d", boot_agent(),
-                         WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+            tide_agent_status_text(boot_agent(), status, why, sizeof why);
             relay_kid_gone(i);
             report_lost(node, why);
         }

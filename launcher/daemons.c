@@ -9,6 +9,7 @@
  * named, and everything started so far is taken down.
  */
 #include "mpiexec.h"
+#include "agentexec.h"
 #include "channel.h"
 #include "ctlmsg.h"
 #include "ctllisten.h"
@@ -188,13 +189,8 @@ void daemons_agent_exited(pid_t pid, int status)
         struct mdaemon *d = &mx.daemons[n];
         if (!d->remote || d->pid != pid || d->linked || d->gone)
             continue;
-        char why[128];
-        if (WIFEXITED(status))
-            snprintf(why, sizeof why, "the launch agent '%s' exited with status %d", agent_name(),
-                     WEXITSTATUS(status));
-        else
-            snprintf(why, sizeof why, "the launch agent '%s' was killed by signal %d", agent_name(),
-                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        char why[256];
+        tide_agent_status_text(agent_name(), status, why, sizeof why);
         d->gone = true;
         give_up("mpiexec: cannot start the node daemon on %s: %s\n", d->host, why);
         return;

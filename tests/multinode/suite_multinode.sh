@@ -266,25 +266,12 @@ mn_tided_killed() {
 }
 
 # a host whose launch agent fails: the error names the host and the agent's
-# status, and the daemon already started on the other host is gone
+# status, and the daemons already started on the other hosts are gone.
+# mn_no_daemon HOSTS N [ARGS...]: HOSTS with nohost.invalid among them
 mn_no_daemon() {
-    set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" \
-        --host "$1:2,nohost.invalid:2" -n 4 --param if_include="$MN_NET" $MN_PROG hello
-    rc=$?
-    cat "$MN_LOG.job.err"
-    [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "exit status $rc"; return 1; }
-    grep -q "cannot start the node daemon on nohost.invalid: the launch agent .* exited with status" \
-        "$MN_LOG.job.err" || return 1
-    mn_left
-}
-
-# the same, deep in a chain of daemons (radix 1): the second host's daemon
-# fails to start the third's; mpiexec names the third host
-mn_no_daemon_deep() {
-    set -- $MN_HOSTS
-    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC --param tree_radix=1 --launch-agent "$MN_CUR_AGENT" \
-        --host "$1:2,$2:2,nohost.invalid:2" -n 6 --param if_include="$MN_NET" $MN_PROG hello
+    nd_hosts=$1; nd_n=$2; shift 2
+    mn_job "$MN_LOG.job.out" "$MN_LOG.job.err" 60 $MPIEXEC "$@" --launch-agent "$MN_CUR_AGENT" \
+        --host "$nd_hosts" -n "$nd_n" --param if_include="$MN_NET" $MN_PROG hello
     rc=$?
     cat "$MN_LOG.job.err"
     [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "exit status $rc"; return 1; }
@@ -370,7 +357,8 @@ if mn_selected; then
         mn_check multinode.ns.ports mn_ports
         mn_check multinode.ns.abort mn_abort
         mn_check multinode.ns.tided-killed mn_tided_killed
-        mn_check multinode.ns.no-daemon mn_no_daemon
+        set -- $MN_HOSTS
+        mn_check multinode.ns.no-daemon mn_no_daemon "$1:2,nohost.invalid:2" 4
         mn_check multinode.ns.no-link mn_no_link
         mn_check multinode.ns.mpiexec-killed mn_mpiexec_killed
         # the tree of daemons: radix 1 makes a chain (mpiexec, then the
@@ -387,7 +375,10 @@ if mn_selected; then
         mn_check multinode.tree.ports mn_ports
         mn_check multinode.tree.abort mn_abort
         mn_check multinode.tree.tided-killed mn_tided_killed
-        mn_check multinode.tree.no-daemon mn_no_daemon_deep
+        # deep in a chain (radix 1): the second host's daemon fails to start
+        # the third's, and mpiexec names the third host
+        set -- $MN_HOSTS
+        mn_check multinode.tree.no-daemon mn_no_daemon "$1:2,$2:2,nohost.invalid:2" 6 --param tree_radix=1
         mn_check multinode.tree.mpiexec-killed mn_mpiexec_killed
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
