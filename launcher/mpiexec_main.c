@@ -160,7 +160,13 @@ static void self_dir(char *out, size_t len)
 static void find_paths(void)
 {
     char dir[PATH_MAX];
-    self_dir(dir, sizeof dir);
+    /* an installation moved elsewhere: TIDE_PREFIX names it (else our
+     * own directory tells) */
+    const char *prefix = getenv("TIDE_PREFIX");
+    if (prefix && *prefix)
+        snprintf(dir, sizeof dir, "%.4000s/bin", prefix);
+    else
+        self_dir(dir, sizeof dir);
     const char *t = getenv("TIDE_TIDED");
     if (t && *t)
         snprintf(mx.tided_path, sizeof mx.tided_path, "%s", t);

@@ -43,8 +43,17 @@ if cc -I"$S/libmpi/include" -o "$tmp/bad" "$tmp/prog.c" -L"$tmp/other" -lmpi \
     fail "a program compiled with Tide's mpi.h linked with another libmpi"
 fi
 grep -q tide_mpi_abi_1 "$tmp/link.log" || fail "the link failed, but not for the ABI mark: $(cat "$tmp/link.log")"
-# 3. the other libmpi first on the loader's path: refused at start
-if out=$(LD_LIBRARY_PATH="$tmp/other" "$tmp/prog" 2>&1); then
+# 3. the other libmpi first on the loader's path: Tide's library has a
+# name of its own (SONAME libmpi-tide.so.N), so the loader never takes
+# another MPI's libmpi.so.N for it
+soname=$(readelf -d "$B/lib/.libs/libmpi.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+case "$soname" in libmpi-tide.so.*) ;; *) fail "Tide's SONAME is '$soname'" ;; esac
+out=$(LD_LIBRARY_PATH="$tmp/other" "$tmp/prog" 2>&1) || fail "the program failed with another libmpi on the path: $out"
+echo "$out" | grep -q "library: Tide" || fail "the program ran with another libmpi: $out"
+# 4. even a library that takes Tide's name is refused at start (the ABI mark)
+mkdir -p "$tmp/impostor"
+cc -shared -fPIC -Wl,-soname,"$soname" -o "$tmp/impostor/$soname" "$tmp/other.c" || fail "cannot build the impostor"
+if out=$(LD_LIBRARY_PATH="$tmp/impostor" "$tmp/prog" 2>&1); then
     fail "the program started with another libmpi: $out"
 fi
 echo "$out" | grep -q tide_mpi_abi_1 || fail "refused, but not for the ABI mark: $out"

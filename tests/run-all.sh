@@ -64,7 +64,7 @@ if [ -f "$TB/failed-builds" ]; then
 fi
 export MPIEXEC="$B/bin/mpiexec"
 for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh \
-             "$S"/tests/multinode/suite_*.sh \
+             "$S"/tests/multinode/suite_*.sh "$S"/tests/toolchain/suite_*.sh \
              "$S"/tests/slurm/suite_*.sh; do
     [ -f "$suite" ] || continue
     . "$suite"

@@ -7,12 +7,15 @@
 # private one-node cluster of tests/slurm (slurm-wlm-basic-plugins carries
 # mpi_pmix, Slurm's PMIx server for srun --mpi=pmix); their services are
 # not started nor left running by the install (see policy-rc.d below).
+# g++, cmake, meson, ninja-build and autoconf-archive (AX_MPI) build the
+# small projects of tests/toolchain that find Tide as users' builds do.
 set -e
 need="build-essential autoconf automake libtool pkg-config libpmix-dev libevent-dev
 libssl-dev libcmocka-dev libhwloc-dev procps iproute2 ca-certificates
 clang libclang-rt-14-dev
 openssh-server openssh-client iputils-ping util-linux
-slurm-wlm slurm-wlm-basic-plugins munge"
+slurm-wlm slurm-wlm-basic-plugins munge
+g++ cmake meson ninja-build autoconf-archive"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
