@@ -103,6 +103,17 @@ static int get_optional_string(const char *key, char *out, size_t outlen)
     return rc;
 }
 
+const char *tide_pmix_version(void)
+{
+    /* "OpenPMIx 4.2.2 (...)": the number alone */
+    static char v[32];
+    const char *s = PMIx_Get_version();
+    const char *d = s ? strpbrk(s, "0123456789") : NULL;
+    size_t n = d ? strspn(d, "0123456789.") : 0;
+    snprintf(v, sizeof v, "%.*s", (int)(n ? n : 1), n ? d : "?");
+    return v;
+}
+
 int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen)
 {
     memset(self, 0, sizeof *self);

@@ -29,6 +29,8 @@ struct tide_pmix_self {
 
 /* True if this process was started by a PMIx server (mpiexec/tided). */
 int tide_pmix_available(void);
+/* The PMIx library's version string ("4.2.2"), for the library version. */
+const char *tide_pmix_version(void);
 int tide_pmix_init(struct tide_pmix_self *self, char *err, size_t errlen);
 int tide_pmix_finalize(void);
 /* Publish a blob under key for every peer (PMIX_GLOBAL), then commit. */

@@ -3,7 +3,10 @@
  * name, clocks, MPI_Alloc_mem/MPI_Free_mem, MPI_Pcontrol, and the
  * address arithmetic of MPI-3.1 (MPI_Aint_add/diff).
  */
+#include "config.h"
 #include "runtime/api.h"
+#include "transport/transport.h"
+#include "client.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +28,19 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Get_library_version: version and resultlen must not be NULL");
-    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "Tide MPI %s (MPI %d.%d)", TIDE_VERSION_STRING,
-             MPI_VERSION, MPI_SUBVERSION);
+    /* the version, then what this library was built with and what it
+     * can use: transports, the PMIx library, the compiler, the options */
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "Tide MPI %s (MPI %d.%d); transports %s; PMIx %s; ",
+                     TIDE_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION, tide_transports_names(),
+                     tide_pmix_version());
+    if (n > 0 && n < MPI_MAX_LIBRARY_VERSION_STRING)
+        snprintf(version + n, (size_t)(MPI_MAX_LIBRARY_VERSION_STRING - n), "built with %s %s, %s",
+#ifdef __clang__
+                 "clang",
+#else
+                 "gcc",
+#endif
+                 __VERSION__, TIDE_BUILD_CONFIG);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;
 }

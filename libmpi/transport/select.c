@@ -47,6 +47,19 @@ int tide_transports_init(char *err, size_t errlen)
     return 0;
 }
 
+const char *tide_transports_names(void)
+{
+    /* before MPI_Init: what this library has */
+    static char names[64];
+    if (tide_ntransports == 0)
+        return "self, shm, tcp";
+    size_t len = 0;
+    names[0] = '\0';
+    for (int i = 0; i < tide_ntransports && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", tide_transport_list[i]->name);
+    return names;
+}
+
 void tide_transports_finalize(void)
 {
     for (int i = 0; i < tide_ntransports; i++)

@@ -139,6 +139,8 @@ void tide_transport_wake(struct tide_proc *p);
 /* Does any transport still hold messages that have not left? */
 bool tide_transports_output_pending(void);
 extern struct tide_transport *tide_transport_list[4];
+/* "shm, tcp": the transports in use (those built in before MPI_Init). */
+const char *tide_transports_names(void);
 extern int tide_ntransports;
 
 #endif

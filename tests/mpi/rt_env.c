@@ -62,6 +62,8 @@ int main(int argc, char **argv)
     int len;
     MPI_Get_library_version(lib, &len);
     CHECK(len > 0 && len < MPI_MAX_LIBRARY_VERSION_STRING && strstr(lib, "Tide"), "library %s", lib);
+    /* what it was built with and what it can use */
+    CHECK(strstr(lib, "transports ") && strstr(lib, "PMIx ") && strstr(lib, "built with "), "library %s", lib);
     char name[MPI_MAX_PROCESSOR_NAME], host[256];
     MPI_Get_processor_name(name, &len);
     gethostname(host, sizeof host);
