@@ -10,6 +10,7 @@
  */
 #include "runtime/api.h"
 #include "coll/pcoll.h"
+#include "coll/coll_args.h"
 #include "coll/sched.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
@@ -210,5 +211,9 @@ int tide_pcoll_info(MPI_Comm comm, MPI_Info info, const char *fn)
     if (!c)
         return MPI_SUCCESS;
     int rc = tide_pcoll_check_info(info, fn);
-    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    /* the call is refused: counted, and the others told (coll_notice.h) */
+    tide_coll_count_call(c);
+    return tide_raise_comm(c, tide_coll_mode_error(c, TIDE_COLL_PERSISTENT, rc, 0, fn));
 }

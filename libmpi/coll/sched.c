@@ -12,6 +12,7 @@
 #include "coll/algo.h"
 #include "coll/sched.h"
 #include "coll/coll.h"
+#include "coll/coll_notice.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 #include "op/op.h"
@@ -422,6 +423,21 @@ static void run_recv(struct tide_sched *s, struct sched_ent *e)
     track(s, r);
 }
 
+/* The communicator's collectives were revoked (coll_notice.h): abandon
+ * what is in flight (receives, sends waiting for an answer; the rest
+ * completes by itself) and finish with the error. */
+static void stop_if_revoked(struct tide_sched *s)
+{
+    int e = tide_coll_revoked(s->comm);
+    if (e == MPI_SUCCESS)
+        return;
+    for (int i = s->flscan; i < s->nfl; i++)
+        tide_request_abort(s->fl[i], e);
+    s->error = e;
+    s->stop = true;
+    s->cur = s->nent;
+}
+
 /* Run entries until one must wait; true when the schedule is finished. */
 static bool advance(struct tide_sched *s)
 {
@@ -430,6 +446,8 @@ static bool advance(struct tide_sched *s)
     if (s->busy)
         return false;
     s->busy = true;
+    if (__builtin_expect(tide_comm_faults != 0, 0) && !s->stop)
+        stop_if_revoked(s);
     for (;;) {
         if (s->cur == s->nent) {
             if (!drain(s))
