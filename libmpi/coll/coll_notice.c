@@ -25,6 +25,7 @@ struct notice {
     uint32_t magic;
     uint32_t kind;
     uint32_t call;
+    uint32_t seq, lseq;
     int32_t rank;
     int32_t cls;
     uint32_t remote; /* the rank is in the receiver's remote group */
@@ -86,18 +87,28 @@ static void send_all(struct tide_comm *c, struct notice *n)
 
 static int revoked_error_cb(void *arg)
 {
-    return tide_comm_fault_error(arg, true);
+    struct tide_comm_fault *f = arg;
+    return tide_comm_fault_error(&f->cause, true);
 }
 
-/* Revoke one collective context: its operations in flight end. */
-static void revoke_ctx(uint32_t ctx, const struct tide_fault_call *cause)
+static bool revoked_tag_cb(void *arg, int tag)
+{
+    struct tide_comm_fault *f = arg;
+    return tag >= 0 && tide_fault_tag_covered(tag, f->from_seq);
+}
+
+/* Revoke one collective context from the cause's call on: the
+ * operations of that call and later ones in flight end. */
+static void revoke_ctx(uint32_t ctx, const struct tide_fault_call *cause, uint32_t from_seq)
 {
     struct tide_comm_fault *f = tide_comm_fault_get(ctx);
     if (!f || f->revoked)
         return;
     f->revoked = true;
+    f->from_call = cause->call;
+    f->from_seq = from_seq;
     f->cause = *cause;
-    tide_requests_abort_ctx(ctx, revoked_error_cb, &f->cause);
+    tide_requests_abort_ctx(ctx, revoked_tag_cb, revoked_error_cb, f);
 }
 
 /* Revoke c's collectives (and an intercommunicator's local
@@ -105,10 +116,10 @@ static void revoke_ctx(uint32_t ctx, const struct tide_fault_call *cause)
 static void revoke_comm(struct tide_comm *c, const struct tide_fault_call *cause, bool tell)
 {
     if (tide_ctx_revoked(c->context_id + 1))
-        return;
+        return; /* from an earlier call already */
     if (tell) {
         struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_REVOKE, .call = cause->call,
-                           .rank = cause->rank, .cls = cause->cls};
+                           .seq = cause->seq, .lseq = cause->lseq, .rank = cause->rank, .cls = cause->cls};
         memcpy(n.fn, cause->fn, sizeof n.fn);
         /* the notice says who failed as the receivers see it: the cause's
          * group is the remote one for the other group of an
@@ -126,9 +137,9 @@ static void revoke_comm(struct tide_comm *c, const struct tide_fault_call *cause
                     send_notice(l, i, &n);
         }
     }
-    revoke_ctx(c->context_id + 1, cause);
+    revoke_ctx(c->context_id + 1, cause, cause->seq);
     if (c->is_inter && c->local_comm)
-        revoke_ctx(c->local_comm->context_id + 1, cause);
+        revoke_ctx(c->local_comm->context_id + 1, cause, cause->lseq);
 }
 
 /* A refusal of call k recorded by this process for c (any of its contexts). */
@@ -150,6 +161,24 @@ static struct tide_fault_call *find_call(struct tide_comm *c, uint32_t k, bool *
     return found;
 }
 
+/* The revocation of c's (or its local communicator's) context that
+ * covers call k, or NULL. */
+static struct tide_comm_fault *revocation_of(struct tide_comm *c, uint32_t k)
+{
+    uint32_t ctxs[2] = {c->context_id + 1, c->is_inter && c->local_comm ? c->local_comm->context_id + 1 : 0};
+    for (int i = 0; i < 2 && ctxs[i]; i++) {
+        struct tide_comm_fault *f = tide_comm_fault_find(ctxs[i]);
+        if (f && f->revoked && (int32_t)(k - f->from_call) >= 0)
+            return f;
+    }
+    return NULL;
+}
+
+static bool revoked_call(struct tide_comm *c, uint32_t k)
+{
+    return revocation_of(c, k) != NULL;
+}
+
 static bool entered(const struct tide_comm *c, uint32_t k)
 {
     return (int32_t)(c->coll_calls - k) > 0;
@@ -159,7 +188,7 @@ void tide_coll_notice_entered(struct tide_comm *c, uint32_t k)
 {
     bool revoked;
     struct tide_fault_call *rec = find_call(c, k, &revoked);
-    c->coll_doom = revoked || (rec && !rec->own);
+    c->coll_doom = (revoked && revoked_call(c, k)) || (rec && !rec->own);
 }
 
 int tide_coll_doom_error(struct tide_comm *c, const char *fn)
@@ -167,10 +196,8 @@ int tide_coll_doom_error(struct tide_comm *c, const char *fn)
     uint32_t k = c->coll_calls - 1;
     bool revoked;
     struct tide_fault_call *rec = find_call(c, k, &revoked);
-    if (revoked) {
-        struct tide_comm_fault *f = tide_comm_fault_find(c->context_id + 1);
-        if (!f || !f->revoked)
-            f = tide_comm_fault_find(c->local_comm->context_id + 1);
+    struct tide_comm_fault *f = revoked ? revocation_of(c, k) : NULL;
+    if (f) {
         return tide_err(MPI_ERR_OTHER, "%s: collective operations on the communicator are revoked (%s: rank %d "
                                        "of the %s failed its argument check (%s))",
                         fn, f->cause.fn, f->cause.rank, f->cause.remote ? "remote group" : "communicator",
@@ -191,16 +218,21 @@ int tide_coll_notice_send(struct tide_comm *c, int code, const char *fn)
     if (c->is_inter && c->local_comm)
         c->local_comm->coll_seq++;
     int cls = tide_error_class_of(code);
-    struct tide_fault_call own = {.call = k, .rank = c->rank, .cls = cls > 0 ? cls : MPI_ERR_OTHER, .own = true};
+    struct tide_fault_call own = {.call = k, .seq = c->coll_seq - 1,
+                                  .lseq = c->is_inter && c->local_comm ? c->local_comm->coll_seq - 1 : 0,
+                                  .rank = c->rank,
+                                  .cls = cls > 0 ? cls : MPI_ERR_OTHER, .own = true};
     strncpy(own.fn, fn, sizeof own.fn - 1);
     struct tide_comm_fault *f = tide_comm_fault_get(c->context_id + 1);
     if (f)
         tide_comm_fault_add_call(f, &own);
     /* a call refused by another rank first, or a revoked communicator:
      * the others know already */
-    if (doomed || tide_ctx_revoked(c->context_id + 1))
+    if (doomed || revoked_call(c, k))
         return code;
-    struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_REFUSED, .call = k, .rank = c->rank, .cls = own.cls};
+    struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_REFUSED, .call = k, .seq = own.seq, .lseq = own.lseq,
+                       .rank = c->rank,
+                       .cls = own.cls};
     memcpy(n.fn, own.fn, sizeof n.fn);
     send_all(c, &n);
     return code;
@@ -211,7 +243,7 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
     (void)from;
     (void)src;
     if (tag != TIDE_COLL_NOTICE_TAG)
-        return tag >= 0 && tide_ctx_revoked(ctx); /* nobody will receive it */
+        return tide_ctx_revoked_tag(ctx, tag); /* nobody will receive it */
     struct notice n;
     if (plen != sizeof n)
         return true;
@@ -219,7 +251,8 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
     if (n.magic != NOTICE_MAGIC)
         return true;
     n.fn[sizeof n.fn - 1] = '\0';
-    struct tide_fault_call rec = {.call = n.call, .rank = n.rank, .cls = n.cls, .remote = n.remote != 0};
+    struct tide_fault_call rec = {.call = n.call, .seq = n.seq, .lseq = n.lseq, .rank = n.rank, .cls = n.cls,
+                                  .remote = n.remote != 0};
     memcpy(rec.fn, n.fn, sizeof rec.fn);
     bool via_local;
     struct tide_comm *c = tide_comm_by_coll_ctx(ctx, &via_local);
@@ -227,7 +260,7 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
         if (c)
             revoke_comm(c, &rec, false);
         else
-            revoke_ctx(ctx, &rec);
+            revoke_ctx(ctx, &rec, rec.seq); /* no such communicator here (yet) */
         return true;
     }
     struct tide_comm_fault *f = tide_comm_fault_get(ctx);
@@ -258,11 +291,8 @@ int tide_coll_revoked_error(uint32_t ctx)
     return tide_comm_fault_error(&f->cause, true);
 }
 
-int tide_coll_revoked(struct tide_comm *c)
+int tide_coll_revoked(struct tide_comm *c, uint32_t call)
 {
-    if (tide_ctx_revoked(c->context_id + 1))
-        return tide_coll_revoked_error(c->context_id + 1);
-    if (c->is_inter && c->local_comm && tide_ctx_revoked(c->local_comm->context_id + 1))
-        return tide_coll_revoked_error(c->local_comm->context_id + 1);
-    return MPI_SUCCESS;
+    struct tide_comm_fault *f = revocation_of(c, call);
+    return f ? tide_comm_fault_error(&f->cause, true) : MPI_SUCCESS;
 }

@@ -72,8 +72,9 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
 /* The error of an operation on the revoked collective context ctx. */
 int tide_coll_revoked_error(uint32_t ctx);
 
-/* Is c (or an intercommunicator's local communicator) revoked? Then the
- * error a collective in flight on it ends with, else MPI_SUCCESS. */
-int tide_coll_revoked(struct tide_comm *c);
+/* Is c (or an intercommunicator's local communicator) revoked from call
+ * `call` or before? Then the error that call ends with, else
+ * MPI_SUCCESS. */
+int tide_coll_revoked(struct tide_comm *c, uint32_t call);
 
 #endif

@@ -56,6 +56,7 @@ struct tide_sched {
     int error;
     bool busy, done, moved, stop;
     struct tide_request *req;
+    uint32_t call;            /* the collective MPI call it is part of (coll_notice.h) */
     struct tide_sched *next, *prev;
     struct sched_ent ent0[INLINE_ENTS];
     struct tide_request *fl0[INLINE_REQS];
@@ -92,8 +93,14 @@ struct tide_sched *tide_sched_new(struct tide_comm *comm)
     s->error = MPI_SUCCESS;
     s->busy = s->done = s->moved = s->stop = false;
     s->req = NULL;
+    s->call = comm->coll_calls - 1;
     s->next = s->prev = NULL;
     return s;
+}
+
+void tide_sched_set_call(struct tide_sched *s, uint32_t call)
+{
+    s->call = call;
 }
 
 void tide_sched_fail(struct tide_sched *s, int code)
@@ -428,7 +435,7 @@ static void run_recv(struct tide_sched *s, struct sched_ent *e)
  * completes by itself) and finish with the error. */
 static void stop_if_revoked(struct tide_sched *s)
 {
-    int e = tide_coll_revoked(s->comm);
+    int e = tide_coll_revoked(s->comm, s->call);
     if (e == MPI_SUCCESS)
         return;
     for (int i = s->flscan; i < s->nfl; i++)

@@ -25,6 +25,8 @@ struct tide_comm;
  * (tide_comm.coll_calls before it), who refused it and why. */
 struct tide_fault_call {
     uint32_t call;
+    uint32_t seq;             /* the collective sequence number the call started at */
+    uint32_t lseq;            /* intercommunicator: the same on its local communicator */
     int rank;                 /* in the group of the rank that refused */
     int cls;                  /* its error class */
     bool remote;              /* that rank is in the remote group (intercommunicator) */
@@ -35,6 +37,9 @@ struct tide_fault_call {
 struct tide_comm_fault {
     uint32_t ctx;
     bool revoked;
+    /* revoked from this call (and its first sequence number) on: the
+     * calls before it, and their messages, are not touched */
+    uint32_t from_call, from_seq;
     struct tide_fault_call cause;                  /* why it was revoked */
     struct tide_fault_call calls[TIDE_FAULT_CALLS]; /* the latest refused calls (a ring) */
     int ncalls;
@@ -55,13 +60,31 @@ struct tide_fault_call *tide_comm_fault_add_call(struct tide_comm_fault *f, cons
 /* Forget ctx (its communicator is gone; the id may be given out again). */
 void tide_comm_fault_drop(uint32_t ctx);
 
-/* Is the collective context ctx revoked? */
+/* Is the collective context ctx revoked (from some call on)? */
 static inline bool tide_ctx_revoked(uint32_t ctx)
 {
     if (__builtin_expect(tide_comm_faults == 0, 1))
         return false;
     struct tide_comm_fault *f = tide_comm_fault_find(ctx);
     return f && f->revoked;
+}
+
+/* Does a message tagged tag (comm/exchange.h: 20 bits of sequence number,
+ * 10 of step) belong to a collective at or after sequence number from?
+ * (Within half the tag space ahead: the older ones are behind.) */
+static inline bool tide_fault_tag_covered(int tag, uint32_t from)
+{
+    uint32_t seq = ((uint32_t)tag >> 10) & 0xfffffu;
+    return ((seq - from) & 0xfffffu) < 0x80000u;
+}
+
+/* Is a message tagged tag on ctx one of a revoked collective? */
+static inline bool tide_ctx_revoked_tag(uint32_t ctx, int tag)
+{
+    if (__builtin_expect(tide_comm_faults == 0, 1) || tag < 0)
+        return false;
+    struct tide_comm_fault *f = tide_comm_fault_find(ctx);
+    return f && f->revoked && tide_fault_tag_covered(tag, f->from_seq);
 }
 
 /* The error an operation gets because of rec ("MPI_Gatherv: rank 0 of the

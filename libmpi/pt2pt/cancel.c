@@ -76,7 +76,7 @@ bool tide_request_abort(struct tide_request *r, int err)
     return true;
 }
 
-int tide_requests_abort_ctx(uint32_t ctx, int (*make_err)(void *arg), void *arg)
+int tide_requests_abort_ctx(uint32_t ctx, bool (*covers)(void *arg, int tag), int (*make_err)(void *arg), void *arg)
 {
     int n = 0;
     struct tide_matchq *q = tide_matchq_find(ctx);
@@ -86,6 +86,8 @@ int tide_requests_abort_ctx(uint32_t ctx, int (*make_err)(void *arg), void *arg)
         struct tide_unexpected *u = tide_match_uq_first(q), *next;
         for (; u; u = next) {
             next = tide_match_uq_next(q, u);
+            if (!covers(arg, u->tag))
+                continue;
             tide_match_remove(q, u);
             if (u->self_sreq) {
                 u->self_sreq->error = make_err(arg);
@@ -100,7 +102,7 @@ int tide_requests_abort_ctx(uint32_t ctx, int (*make_err)(void *arg), void *arg)
         if (ch >= t->nchunks || !t->chunks[ch])
             continue;
         struct tide_request *r = t->chunks[ch][i & (TIDE_HANDLE_CHUNK - 1)];
-        if (r && !r->pooled && !r->complete && r->ctx == ctx && r->tag >= 0 &&
+        if (r && !r->pooled && !r->complete && r->ctx == ctx && covers(arg, r->tag) &&
             (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) && tide_request_abort(r, make_err(arg)))
             n++;
     }

@@ -577,7 +577,7 @@ static void self_send_done(struct tide_request *s)
  * notice): it gets its error and is not started. */
 static bool revoked_coll(struct tide_request *r)
 {
-    if (!tide_ctx_is_coll(r->ctx) || r->tag < 0 || !tide_ctx_revoked(r->ctx))
+    if (!tide_ctx_is_coll(r->ctx) || !tide_ctx_revoked_tag(r->ctx, r->tag))
         return false;
     r->error = tide_coll_revoked_error(r->ctx);
     r->status.MPI_ERROR = r->error;
@@ -853,7 +853,7 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
     if (p == tide.me || p->pend_head)
         return NULL;
     /* a revoked collective context: the request path gives the error */
-    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_is_coll(ctx) && tag >= 0 && tide_ctx_revoked(ctx))
+    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_is_coll(ctx) && tide_ctx_revoked_tag(ctx, tag))
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;

@@ -64,8 +64,9 @@ int tide_request_cancel(struct tide_request *req);
  * matched receive, or a send waiting for its receiver's answer, completes
  * now with err (true); anything else completes by itself (false). */
 bool tide_request_abort(struct tide_request *req, int err);
-/* Abandon every such operation on ctx and drop its unexpected messages;
+/* Abandon every such operation on ctx whose tag covers(arg, tag) says
+ * belongs to the revoked operations, and drop those unexpected messages;
  * make_err(arg) gives each its error. Returns how many were abandoned. */
-int tide_requests_abort_ctx(uint32_t ctx, int (*make_err)(void *arg), void *arg);
+int tide_requests_abort_ctx(uint32_t ctx, bool (*covers)(void *arg, int tag), int (*make_err)(void *arg), void *arg);
 
 #endif
