@@ -184,11 +184,22 @@ static bool entered(const struct tide_comm *c, uint32_t k)
     return (int32_t)(c->coll_calls - k) > 0;
 }
 
+/* This process's own refusals are kept this many calls back: a notice of
+ * another rank about a call this process refused too may come that late
+ * (a refused call runs no progress, so many may go by before it). */
+#define OWN_WINDOW (1u << 16)
+
 void tide_coll_notice_entered(struct tide_comm *c, uint32_t k)
 {
     bool revoked;
     struct tide_fault_call *rec = find_call(c, k, &revoked);
     c->coll_doom = (revoked && revoked_call(c, k)) || (rec && !rec->own);
+    uint32_t ctxs[2] = {c->context_id + 1, c->is_inter && c->local_comm ? c->local_comm->context_id + 1 : 0};
+    for (int i = 0; i < 2 && ctxs[i]; i++) {
+        struct tide_comm_fault *f = tide_comm_fault_find(ctxs[i]);
+        if (f && f->ncalls)
+            tide_comm_fault_prune(f, k, OWN_WINDOW);
+    }
 }
 
 int tide_coll_doom_error(struct tide_comm *c, const char *fn)
@@ -256,6 +267,8 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
     memcpy(rec.fn, n.fn, sizeof rec.fn);
     bool via_local;
     struct tide_comm *c = tide_comm_by_coll_ctx(ctx, &via_local);
+    if (!c && tide_comm_fault_gone(ctx))
+        return true; /* about a communicator freed here already */
     if (n.kind == NOTICE_REVOKE) {
         if (c)
             revoke_comm(c, &rec, false);

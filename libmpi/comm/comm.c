@@ -39,6 +39,7 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
         return NULL;
     c->refcount = 1;
     c->context_id = context_id;
+    tide_comm_fault_born(context_id + 1);
     c->group = local;
     tide_group_retain(local);
     c->rank = local->rank;

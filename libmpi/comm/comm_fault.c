@@ -39,8 +39,7 @@ struct tide_comm_fault *tide_comm_fault_get(uint32_t ctx)
 
 struct tide_fault_call *tide_comm_fault_call(struct tide_comm_fault *f, uint32_t call)
 {
-    int n = f->ncalls < TIDE_FAULT_CALLS ? f->ncalls : TIDE_FAULT_CALLS;
-    for (int i = 0; i < n; i++)
+    for (int i = f->ncalls - 1; i >= 0; i--)
         if (f->calls[i].call == call)
             return &f->calls[i];
     return NULL;
@@ -53,17 +52,58 @@ struct tide_fault_call *tide_comm_fault_add_call(struct tide_comm_fault *f, cons
         slot->own |= rec->own;
         return slot;
     }
-    slot = &f->calls[f->ncalls++ % TIDE_FAULT_CALLS];
+    if (f->ncalls == f->capcalls) {
+        int ncap = f->capcalls ? f->capcalls * 2 : 8;
+        struct tide_fault_call *n = realloc(f->calls, (size_t)ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        f->calls = n;
+        f->capcalls = ncap;
+    }
+    slot = &f->calls[f->ncalls++];
     *slot = *rec;
     return slot;
 }
 
+void tide_comm_fault_prune(struct tide_comm_fault *f, uint32_t call, uint32_t own_window)
+{
+    int m = 0;
+    for (int i = 0; i < f->ncalls; i++) {
+        int32_t age = (int32_t)(call - f->calls[i].call);
+        if (age > 0 && (!f->calls[i].own || (uint32_t)age > own_window))
+            continue;
+        f->calls[m++] = f->calls[i];
+    }
+    f->ncalls = m;
+}
+
+#define GONE 64
+static uint32_t gone[GONE];
+static unsigned ngone;
+
+void tide_comm_fault_born(uint32_t ctx)
+{
+    for (unsigned i = 0; i < GONE && i < ngone; i++)
+        if (gone[i] == ctx)
+            gone[i] = 0;
+}
+
+bool tide_comm_fault_gone(uint32_t ctx)
+{
+    for (unsigned i = 0; i < GONE && i < ngone; i++)
+        if (gone[i] == ctx)
+            return true;
+    return false;
+}
+
 void tide_comm_fault_drop(uint32_t ctx)
 {
+    gone[ngone++ % GONE] = ctx;
     for (struct tide_comm_fault **pp = &faults; *pp; pp = &(*pp)->next) {
         if ((*pp)->ctx == ctx) {
             struct tide_comm_fault *f = *pp;
             *pp = f->next;
+            free(f->calls);
             free(f);
             tide_comm_faults--;
             return;
@@ -104,6 +144,7 @@ void tide_comm_faults_finalize(void)
     while (faults) {
         struct tide_comm_fault *f = faults;
         faults = f->next;
+        free(f->calls);
         free(f);
     }
     tide_comm_faults = 0;

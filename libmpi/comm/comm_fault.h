@@ -19,7 +19,6 @@
 struct tide_comm;
 
 #define TIDE_FAULT_FN 40
-#define TIDE_FAULT_CALLS 16
 
 /* One refused collective call: the call's number on the communicator
  * (tide_comm.coll_calls before it), who refused it and why. */
@@ -40,9 +39,9 @@ struct tide_comm_fault {
     /* revoked from this call (and its first sequence number) on: the
      * calls before it, and their messages, are not touched */
     uint32_t from_call, from_seq;
-    struct tide_fault_call cause;                  /* why it was revoked */
-    struct tide_fault_call calls[TIDE_FAULT_CALLS]; /* the latest refused calls (a ring) */
-    int ncalls;
+    struct tide_fault_call cause;   /* why it was revoked */
+    struct tide_fault_call *calls;  /* refused calls this process knows of */
+    int ncalls, capcalls;
     struct tide_comm_fault *next;
 };
 
@@ -55,10 +54,21 @@ struct tide_comm_fault *tide_comm_fault_find(uint32_t ctx);
 struct tide_comm_fault *tide_comm_fault_get(uint32_t ctx);
 /* The record of call on ctx, or NULL. */
 struct tide_fault_call *tide_comm_fault_call(struct tide_comm_fault *f, uint32_t call);
-/* Record a refused call (the newest replaces the oldest beyond TIDE_FAULT_CALLS). */
+/* Record a refused call (merged with a record of the same call); NULL if
+ * out of memory. */
 struct tide_fault_call *tide_comm_fault_add_call(struct tide_comm_fault *f, const struct tide_fault_call *rec);
-/* Forget ctx (its communicator is gone; the id may be given out again). */
+/* Forget the records of calls before `call`: other ranks' refusals (they
+ * were needed until this process made the call), and this process's own
+ * from more than `own_window` calls back. */
+void tide_comm_fault_prune(struct tide_comm_fault *f, uint32_t call, uint32_t own_window);
+/* Forget ctx (its communicator is gone; the id may be given out again),
+ * and remember for a while that it is gone: a notice about it arriving
+ * late is dropped, not kept for a communicator still to come. */
 void tide_comm_fault_drop(uint32_t ctx);
+/* A communicator with collective context ctx is made: it is not gone. */
+void tide_comm_fault_born(uint32_t ctx);
+/* Was ctx's communicator destroyed lately (and none made since)? */
+bool tide_comm_fault_gone(uint32_t ctx);
 
 /* Is the collective context ctx revoked (from some call on)? */
 static inline bool tide_ctx_revoked(uint32_t ctx)
