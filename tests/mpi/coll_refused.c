@@ -18,6 +18,7 @@
  *
  *   coll_refused [big]   big: blocks of 1 MiB (rendezvous messages, the
  *                        shared region's long paths) instead of 4 ints
+ *   COLL_REFUSED_TRACE=1 in the environment: each rank names each case first
  * Prints "coll_refused: ok".
  */
 #include "testutil.h"
