@@ -501,6 +501,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     if (c->is_inter)
@@ -514,6 +515,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
         rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(count, dt), rbuf, TIDE_COLL_BLOCK(count, dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, 0, fn));
     }

@@ -508,9 +508,11 @@ static int run_api(const char *fn, struct aaargs *a, MPI_Datatype stype, MPI_Dat
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         free(a->sdts);
         free(a->rdts);

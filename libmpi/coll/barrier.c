@@ -201,6 +201,9 @@ int PMPI_Barrier(MPI_Comm comm)
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, true);
+    tide_coll_count_call(c);
+    if ((rc = tide_coll_checked(c, MPI_SUCCESS, fn)))
+        return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     if ((rc = barrier_direct_run(c)) >= 0)
         return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
     struct tide_sched *s = tide_sched_new(c);
@@ -221,7 +224,8 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
-    if ((rc = tide_coll_check_request(request, fn)))
+    tide_coll_count_call(c);
+    if ((rc = tide_coll_checked(c, tide_coll_check_request(request, fn), fn)))
         return tide_raise_comm(c, tide_coll_local_error(c, rc, 0, fn));
     struct tide_sched *s = tide_sched_new(c);
     if (!s)
@@ -249,8 +253,10 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, true);
-    if ((rc = tide_pcoll_check_info(info, fn)) || (rc = tide_coll_check_request(request, fn)))
-        return tide_raise_comm(c, rc);
+    tide_coll_count_call(c);
+    if ((rc = tide_pcoll_check_info(info, fn)) || (rc = tide_coll_check_request(request, fn)) ||
+        (rc = tide_coll_checked(c, MPI_SUCCESS, fn)))
+        return tide_raise_comm(c, tide_coll_mode_error(c, TIDE_COLL_PERSISTENT, rc, 0, fn));
     struct tide_pcoll *p = tide_pcoll_new(c, fn, barrier_pbuild);
     if (!p)
         return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -315,8 +315,10 @@ static int start(const char *fn, void *buf, MPI_Count count, MPI_Datatype dataty
     if (!c)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     if (rc == MPI_SUCCESS && mode != TIDE_COLL_BLOCKING)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc)
         return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, root, fn));
     if (!dt)

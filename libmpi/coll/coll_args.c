@@ -9,14 +9,14 @@
  * Every collective takes exactly one sequence number on its communicator
  * (and, on an intercommunicator, one on the local group's communicator),
  * whether or not it has anything to send; a rank that fails its checks
- * under coll_check takes the same numbers, so the ranks stay in step.
- * Without coll_check a call refused by its local checks takes none: it
- * did not happen, and the same call made again with good arguments is
- * the one the other ranks meet.
+ * takes the same numbers, so the ranks stay in step: under coll_check
+ * after the agreement, otherwise when it sends its error notices
+ * (coll_notice.c).
  */
 #include "runtime/api.h"
 #include "coll/algo.h"
 #include "coll/coll_args.h"
+#include "coll/coll_notice.h"
 #include "op/op.h"
 #include "params.h"
 
@@ -467,16 +467,19 @@ int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *f
 {
     if (!c)
         return code;
-    if (tide_coll_checking())
+    if (tide_coll_checking() && !c->coll_doom)
         return tide_coll_agree_fail(c, code, root, fn);
-    /* Without the agreement the call did not happen: it takes no sequence
-     * number, so a rank that corrects its arguments and calls again (as
-     * after a root-only error the others never saw) meets the call the
-     * other ranks made. */
-    return code;
+    /* Without the agreement the call takes its sequence numbers like every
+     * other rank's, and the others learn of the refusal from its error
+     * notices (coll_notice.h): nobody waits for it. */
+    return tide_coll_notice_send(c, code, fn);
 }
 
 int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn)
 {
-    return mode == TIDE_COLL_PERSISTENT ? code : tide_coll_local_error(c, code, root, fn);
+    /* an _init call takes part in no agreement: notices, also under
+     * coll_check */
+    if (c && mode == TIDE_COLL_PERSISTENT)
+        return tide_coll_notice_send(c, code, fn);
+    return tide_coll_local_error(c, code, root, fn);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "mpi.h"
+#include "coll/coll_notice.h"
 
 struct tide_comm;
 struct tide_datatype;
@@ -107,7 +108,8 @@ int tide_coll_check_fit(MPI_Count scount, struct tide_datatype *sdt, MPI_Count r
 void tide_coll_enter(struct tide_comm *c, bool blocking);
 
 /* A call whose checks failed (c valid): tide_coll_local_error, but for
- * an _init call, which takes part in no agreement. Returns code. */
+ * an _init call, which takes part in no agreement and always sends
+ * notices. Returns code. */
 int tide_coll_mode_error(struct tide_comm *c, enum tide_coll_mode mode, int code, int root, const char *fn);
 
 /* Raise code on c (or, with no communicator, on MPI_COMM_WORLD). */
@@ -134,9 +136,8 @@ void tide_coll_agree_add(struct tide_sched *s, struct tide_comm *c, const struct
 int tide_coll_agree_fail(struct tide_comm *c, int code, int root, const char *fn);
 /* A call that fails its checks on a valid communicator: under coll_check
  * joins the agreement and takes the sequence numbers the collective would
- * have taken (every rank fails with it); otherwise takes none (the call
- * did not happen, so calling again meets the other ranks' call). Returns
- * code. */
+ * have taken (every rank fails with it); otherwise takes them too and
+ * sends the other ranks its error notice (coll_notice.h). Returns code. */
 int tide_coll_local_error(struct tide_comm *c, int code, int root, const char *fn);
 
 #endif

@@ -295,9 +295,11 @@ static int run_api(const char *fn, struct gargs *a, MPI_Datatype stype, MPI_Data
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     rc = check(fn, c, a, stype, rtype, vform);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, a->root, fn));
     }

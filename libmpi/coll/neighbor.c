@@ -262,9 +262,11 @@ static int run_api(const char *fn, struct nargs *a, MPI_Datatype stype, MPI_Data
     int rc = tide_coll_check_comm(comm, fn, &c);
     if (rc)
         return tide_coll_raise(c, rc);
+    tide_coll_count_call(c);
     rc = check(fn, c, a, stype, rtype, stypes, rtypes, f);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         free(a->sdts);
         free(a->rdts);

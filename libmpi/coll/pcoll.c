@@ -10,6 +10,7 @@
  */
 #include "runtime/api.h"
 #include "coll/pcoll.h"
+#include "coll/coll_args.h"
 #include "coll/sched.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
@@ -38,6 +39,7 @@ struct tide_pcoll {
      * the communicator and on an intercommunicator's local one: reserved
      * by the init call, so that starts need no order across the ranks */
     uint32_t seq, nseq, lseq, nlseq;
+    uint32_t call; /* the init call's number (coll_notice.h) */
 };
 
 static void fail_nomem(struct tide_pcoll *p)
@@ -160,6 +162,7 @@ int tide_pcoll_commit(struct tide_pcoll *p, void *args, MPI_Request *request)
      * init calls are ordered like every collective on the communicator) */
     struct tide_comm *c = p->comm, *l = c->local_comm;
     p->args = args;
+    p->call = c->coll_calls - 1;
     p->seq = c->coll_seq;
     p->lseq = l ? l->coll_seq : 0;
     p->build(s, c, fn, args);
@@ -189,6 +192,7 @@ int tide_pcoll_start(struct tide_request *r)
     struct tide_sched *s = tide_sched_new(p->comm);
     if (!s)
         return tide_err(MPI_ERR_NO_MEM, "MPI_Start: out of memory for the collective of %s", p->fn);
+    tide_sched_set_call(s, p->call);
     if (!build_reserved(p, s)) {
         tide_sched_free(s);
         return tide_err(MPI_ERR_INTERN, "MPI_Start: the collective of %s no longer takes the message tags its "
@@ -210,5 +214,9 @@ int tide_pcoll_info(MPI_Comm comm, MPI_Info info, const char *fn)
     if (!c)
         return MPI_SUCCESS;
     int rc = tide_pcoll_check_info(info, fn);
-    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    /* the call is refused: counted, and the others told (coll_notice.h) */
+    tide_coll_count_call(c);
+    return tide_raise_comm(c, tide_coll_mode_error(c, TIDE_COLL_PERSISTENT, rc, 0, fn));
 }

@@ -307,6 +307,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     rc = tide_coll_check_root(c, root, fn);
@@ -333,6 +334,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count count, 
     }
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         return tide_raise_comm(c, tide_coll_mode_error(c, mode, rc, root, fn));
     }

@@ -203,6 +203,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
     if (rc)
         return tide_coll_raise(c, rc);
     tide_coll_enter(c, mode != TIDE_COLL_NONBLOCKING);
+    tide_coll_count_call(c);
     struct tide_datatype *dt = NULL;
     struct tide_op *o = NULL;
     MPI_Count *blocks = NULL, total = 0;
@@ -245,6 +246,7 @@ static int start(const char *fn, const void *sbuf, void *rbuf, MPI_Count rcount,
         rc = tide_coll_no_alias(sbuf, TIDE_COLL_BLOCK(total, dt), rbuf, TIDE_COLL_BLOCK(rcounts[c->rank], dt), fn);
     if (!rc && nonblocking)
         rc = tide_coll_check_request(request, fn);
+    rc = tide_coll_checked(c, rc, fn);
     if (rc) {
         free(blocks);
         tide_coll_wide_free(&wide);

@@ -12,6 +12,7 @@
 #include "coll/algo.h"
 #include "coll/sched.h"
 #include "coll/coll.h"
+#include "coll/coll_notice.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 #include "op/op.h"
@@ -55,6 +56,7 @@ struct tide_sched {
     int error;
     bool busy, done, moved, stop;
     struct tide_request *req;
+    uint32_t call;            /* the collective MPI call it is part of (coll_notice.h) */
     struct tide_sched *next, *prev;
     struct sched_ent ent0[INLINE_ENTS];
     struct tide_request *fl0[INLINE_REQS];
@@ -91,8 +93,14 @@ struct tide_sched *tide_sched_new(struct tide_comm *comm)
     s->error = MPI_SUCCESS;
     s->busy = s->done = s->moved = s->stop = false;
     s->req = NULL;
+    s->call = comm->coll_calls - 1;
     s->next = s->prev = NULL;
     return s;
+}
+
+void tide_sched_set_call(struct tide_sched *s, uint32_t call)
+{
+    s->call = call;
 }
 
 void tide_sched_fail(struct tide_sched *s, int code)
@@ -422,6 +430,21 @@ static void run_recv(struct tide_sched *s, struct sched_ent *e)
     track(s, r);
 }
 
+/* The communicator's collectives were revoked (coll_notice.h): abandon
+ * what is in flight (receives, sends waiting for an answer; the rest
+ * completes by itself) and finish with the error. */
+static void stop_if_revoked(struct tide_sched *s)
+{
+    int e = tide_coll_revoked(s->comm, s->call);
+    if (e == MPI_SUCCESS)
+        return;
+    for (int i = s->flscan; i < s->nfl; i++)
+        tide_request_abort(s->fl[i], e);
+    s->error = e;
+    s->stop = true;
+    s->cur = s->nent;
+}
+
 /* Run entries until one must wait; true when the schedule is finished. */
 static bool advance(struct tide_sched *s)
 {
@@ -430,6 +453,8 @@ static bool advance(struct tide_sched *s)
     if (s->busy)
         return false;
     s->busy = true;
+    if (__builtin_expect(tide_comm_faults != 0, 0) && !s->stop)
+        stop_if_revoked(s);
     for (;;) {
         if (s->cur == s->nent) {
             if (!drain(s))

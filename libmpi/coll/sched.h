@@ -75,6 +75,9 @@ int tide_sched_start(struct tide_sched *s, MPI_Request *request);
  * completion makes it complete again). On an error the schedule is freed
  * and the error returned. */
 int tide_sched_start_on(struct tide_sched *s, struct tide_request *r);
+/* The collective MPI call s belongs to (by default the latest one made
+ * on its communicator; a persistent request's start: its init call). */
+void tide_sched_set_call(struct tide_sched *s, uint32_t call);
 /* Free a schedule that was never run. */
 void tide_sched_free(struct tide_sched *s);
 

@@ -39,7 +39,7 @@ int tide_shm_barrier(struct tide_comm *c)
     if (!r)
         return -1;
     tide_region_barrier(r);
-    return MPI_SUCCESS;
+    return tide_region_error(r);
 }
 
 /* Bcast: the root packs its buffer into the round's slots (all of them:
@@ -69,12 +69,16 @@ int tide_shm_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
             tide_region_set_word(r, total);
             tide_conv_pack(&cv, in_region, room);
             tide_region_publish(r, s);
+            if (tide_region_error(r))
+                return tide_region_error(r);
             continue;
         }
         /* publishing s says this rank is done with round s - 1, which is
          * true as soon as it has seen s: the root may fill the other
          * buffer (round s + 1) while this rank copies round s out */
         tide_region_wait_one(r, s, root);
+        if (tide_region_error(r))
+            return tide_region_error(r);
         total = (size_t)tide_region_word(r, root);
         tide_region_publish(r, s);
         tide_conv_unpack(&cv, in_region, total - off < room ? total - off : room);
@@ -101,6 +105,8 @@ static int reduce_round(struct tide_comm *c, const void *in, size_t total, size_
         memcpy(tide_region_slot(r, s, me), in, total * sz);
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
+    if (tide_region_error(r))
+        return tide_region_error(r);
     if (mc) {
         memcpy(rbuf, (uint8_t *)tide_region_slot(r, s, n - 1) + off * sz, mc * sz);
         for (int i = n - 2; i >= 0; i--)
@@ -136,6 +142,8 @@ int tide_shm_allgather(struct tide_comm *c, const void *sbuf, size_t scount, str
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
+    if (tide_region_error(r))
+        return tide_region_error(r);
     if (b)
         for (int i = 0; i < n; i++)
             if (i != me || !in_place)
@@ -165,6 +173,8 @@ int tide_shm_allgatherv(struct tide_comm *c, const void *sbuf, size_t scount, st
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
+    if (tide_region_error(r))
+        return tide_region_error(r);
     for (int i = 0; i < n; i++)
         if (rcounts[i] && (i != me || !in_place))
             keep_error(&rc, tide_coll_copy(tide_region_slot(r, s, i), (size_t)rcounts[i] * rdt->size, byte,
@@ -207,6 +217,8 @@ int tide_shm_alltoall(struct tide_comm *c, const void *sbuf, size_t scount, stru
     }
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
+    if (tide_region_error(r))
+        return tide_region_error(r);
     if (b)
         for (int i = 0; i < n; i++) {
             const uint8_t *row = tide_region_slot(r, s, i);

@@ -114,6 +114,10 @@ static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const 
     if (own)
         keep_error(&rc, tide_coll_copy(own->src, own->scount, own->sdt, own->dst, own->rcount, own->rdt));
     tide_region_wait_all(r, s);
+    if (tide_region_error(r)) {
+        free(copy);
+        return tide_region_error(r);
+    }
     for (int k = 1; k < n; k++) {
         int i = (me + n - k) % n;
         keep_error(&rc,
@@ -121,6 +125,7 @@ static int read_from_all(struct tide_comm *c, struct tide_coll_region *r, const 
     }
     tide_region_barrier(r);
     free(copy);
+    keep_error(&rc, tide_region_error(r));
     return rc;
 }
 
@@ -138,11 +143,15 @@ int tide_get_bcast(struct tide_comm *c, void *buf, size_t count, struct tide_dat
         tide_region_publish(r, s);
         tide_region_wait_all(r, s); /* everyone has read it */
         free(copy);
+        if (tide_region_error(r))
+            return tide_region_error(r);
         if (e.err != MPI_SUCCESS)
             return tide_err(e.err, "MPI_Bcast: could not make the root's data readable (a packed copy)");
         return MPI_SUCCESS;
     }
     tide_region_wait_one(r, s, root);
+    if (tide_region_error(r))
+        return tide_region_error(r);
     int rc = fetch(r, "MPI_Bcast", root, exposed_by(r, s, root), 0, count * dt->size, buf, count, dt);
     tide_region_publish(r, s);
     return rc;
@@ -291,6 +300,10 @@ int tide_get_alltoallv(struct tide_comm *c, const struct tide_get_blocks *snd, c
         rc = tide_err(x->err, "%s: could not make this rank's data readable (a packed copy)", fn);
     tide_region_publish(r, s);
     tide_region_wait_all(r, s);
+    if (tide_region_error(r)) {
+        free(copy);
+        return tide_region_error(r);
+    }
     bool any_read = false;
     for (int k = 1; k < n; k++) {
         int i = (me + n - k) % n;
@@ -316,6 +329,7 @@ int tide_get_alltoallv(struct tide_comm *c, const struct tide_get_blocks *snd, c
     if (any_read)
         tide_region_barrier(r);
     free(copy);
+    keep_error(&rc, tide_region_error(r));
     if (!in_place)
         keep_error(&rc, tide_coll_copy(block_ptr(snd, me), (size_t)snd->counts[me], block_type(snd, me),
                                        block_ptr(rcv, me), (size_t)rcv->counts[me], block_type(rcv, me)));

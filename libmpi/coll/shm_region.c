@@ -69,6 +69,9 @@ struct tide_coll_region {
     size_t slot;        /* bytes of a slot */
     uint8_t *data;      /* [2][n][slot] */
     struct tide_proc **procs;
+    uint32_t ctx;       /* the communicator's collective context */
+    struct tide_comm *comm;
+    bool broken;        /* a wait ended because the context was revoked */
 };
 
 static _Atomic unsigned region_names;
@@ -191,6 +194,8 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
     r->data = base + data_offset(n);
     r->slot = tide_region_slot_bytes(n);
     r->procs = c->group->procs;
+    r->ctx = c->context_id + 1;
+    r->comm = c;
     *probe_addr(r, r->me) = (uint64_t)(uintptr_t)&probe_word; /* seen by all after the agreement */
     return r;
 }
@@ -317,6 +322,15 @@ struct waiter {
 static bool reached(void *arg)
 {
     struct waiter *w = arg;
+    if (w->r->broken)
+        return true;
+    /* a rank that will never publish (coll/coll_notice.h): the round is
+     * abandoned, and so is the region */
+    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_revoked(w->r->ctx) &&
+        tide_coll_revoked(w->r->comm, w->r->comm->coll_calls - 1) != MPI_SUCCESS) {
+        w->r->broken = true;
+        return true;
+    }
     while (w->next < w->end) {
         if (atomic_load_explicit(ctl(w->r, w->next), memory_order_acquire) < w->s)
             return false;
@@ -337,12 +351,18 @@ static void wait_ranks(struct tide_coll_region *r, uint64_t s, int from, int to)
         ;
 }
 
+int tide_region_error(const struct tide_coll_region *r)
+{
+    return r->broken ? tide_coll_revoked(r->comm, r->comm->coll_calls - 1) : MPI_SUCCESS;
+}
+
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s)
 {
     if (r->all_at >= s)
         return;
     wait_ranks(r, s, 0, r->n);
-    r->all_at = s;
+    if (!r->broken)
+        r->all_at = s;
 }
 
 void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i)

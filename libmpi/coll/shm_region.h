@@ -71,6 +71,11 @@ uint64_t tide_region_word(struct tide_coll_region *r, int i);
 void tide_region_wait_all(struct tide_coll_region *r, uint64_t s);
 /* Wait until rank i has published round s. */
 void tide_region_wait_one(struct tide_coll_region *r, uint64_t s, int i);
+/* MPI_SUCCESS, or the error of a wait that ended because the
+ * communicator's collectives were revoked (coll/coll_notice.h): from
+ * then on every wait returns at once, the slots and words read mean
+ * nothing, and the call must return this error. */
+int tide_region_error(const struct tide_coll_region *r);
 /* A round that carries nothing: every rank has begun it (so has finished
  * the rounds before). */
 void tide_region_barrier(struct tide_coll_region *r);

@@ -7,6 +7,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
 #include "comm/comm.h"
+#include "comm/comm_fault.h"
 #include "comm/context.h"
 #include "comm/group.h"
 #include "comm/topo.h"
@@ -38,6 +39,7 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
         return NULL;
     c->refcount = 1;
     c->context_id = context_id;
+    tide_comm_fault_born(context_id + 1);
     c->group = local;
     tide_group_retain(local);
     c->rank = local->rank;
@@ -86,6 +88,7 @@ void tide_comm_destroy(struct tide_comm *c)
         tide_matchq_drop(c->context_id + 1);
         reuse = !tide_matchq_find(c->context_id) && !tide_matchq_find(c->context_id + 1);
     }
+    tide_comm_fault_drop(c->context_id + 1);
     tide_topo_release(c->topo);
     tide_info_free_internal(&c->info);
     if (reuse)

@@ -39,6 +39,8 @@ struct tide_comm {
     struct tide_matchq *matchq;      /* pt2pt matching state (pt2pt/match.h) */
     struct tide_coll_state *coll;    /* collective state (coll/) */
     uint32_t coll_seq;               /* sequence of nonblocking collectives */
+    uint32_t coll_calls;             /* collective MPI calls made on it (coll/coll_notice.h) */
+    bool coll_doom;                  /* the current call was refused by another rank */
     int info;                        /* MPI_Info hints given at creation (or NULL) */
     bool freed;                      /* MPI_Comm_free called; waits for pending ops */
     char name[MPI_MAX_OBJECT_NAME];

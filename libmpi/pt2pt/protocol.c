@@ -20,6 +20,8 @@
 #include "pt2pt/request.h"
 #include "pt2pt/sender_check.h"
 #include "comm/comm.h"
+#include "comm/comm_fault.h"
+#include "coll/coll_notice.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -571,6 +573,17 @@ static void self_send_done(struct tide_request *s)
     tide_request_complete(s);
 }
 
+/* r is an operation of a revoked collective context (not an error
+ * notice): it gets its error and is not started. */
+static bool revoked_coll(struct tide_request *r)
+{
+    if (!tide_ctx_is_coll(r->ctx) || !tide_ctx_revoked_tag(r->ctx, r->tag))
+        return false;
+    r->error = tide_coll_revoked_error(r->ctx);
+    r->status.MPI_ERROR = r->error;
+    return true;
+}
+
 /* Receive r takes unexpected message u. */
 void tide_recv_unexpected(struct tide_request *r, struct tide_unexpected *u)
 {
@@ -600,6 +613,10 @@ int tide_recv_start(struct tide_request *r)
         r->status.MPI_SOURCE = MPI_PROC_NULL;
         r->status.MPI_TAG = MPI_ANY_TAG;
         r->status.tide_nbytes = 0;
+        tide_request_complete(r);
+        return MPI_SUCCESS;
+    }
+    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(r)) {
         tide_request_complete(r);
         return MPI_SUCCESS;
     }
@@ -797,6 +814,10 @@ int tide_send_start(struct tide_request *s)
         tide_request_complete(s);
         return MPI_SUCCESS;
     }
+    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(s)) {
+        tide_request_complete(s);
+        return MPI_SUCCESS;
+    }
     s->bytes = (size_t)s->count * s->dt->size;
     tide_conv_init(&s->conv, s->dt, (size_t)s->count, s->buf);
     s->proc = s->comm->peers[s->peer];
@@ -830,6 +851,9 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
 {
     struct tide_proc *p = comm->peers[dest];
     if (p == tide.me || p->pend_head)
+        return NULL;
+    /* a revoked collective context: the request path gives the error */
+    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_is_coll(ctx) && tide_ctx_revoked_tag(ctx, tag))
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
@@ -884,6 +908,11 @@ int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count coun
 static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
                               size_t plen)
 {
+    /* a collective's error notice, or a message for a revoked collective
+     * context (nobody will receive it): coll/coll_notice.c takes it */
+    if (__builtin_expect(h->tag < 0 || tide_comm_faults, 0) && tide_ctx_is_coll(h->ctx) &&
+        tide_coll_arrival(from, h->ctx, h->src, h->tag, payload, plen))
+        return;
     struct tide_matchq *q = tide_matchq_get(h->ctx);
     if (!q)
         return;

@@ -60,5 +60,13 @@ int tide_recv_start(struct tide_request *req);
 void tide_recv_unexpected(struct tide_request *req, struct tide_unexpected *u);
 /* Start cancelling req (MPI_Cancel). */
 int tide_request_cancel(struct tide_request *req);
+/* Abandon an operation of a revoked collective context: a posted or
+ * matched receive, or a send waiting for its receiver's answer, completes
+ * now with err (true); anything else completes by itself (false). */
+bool tide_request_abort(struct tide_request *req, int err);
+/* Abandon every such operation on ctx whose tag covers(arg, tag) says
+ * belongs to the revoked operations, and drop those unexpected messages;
+ * make_err(arg) gives each its error. Returns how many were abandoned. */
+int tide_requests_abort_ctx(uint32_t ctx, bool (*covers)(void *arg, int tag), int (*make_err)(void *arg), void *arg);
 
 #endif

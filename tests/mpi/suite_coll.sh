@@ -53,6 +53,16 @@ for n in 1 2 5 17; do
     tcase coll.errors.$n -t 60 -out "coll_errors: ok" -- $MPIEXEC -n $n $TB/coll_errors
     tcase coll.check.$n -t 60 -out "coll_errors: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n $n $TB/coll_errors check
 done
+# a call one rank refuses (its local argument check) leaves nobody waiting:
+# every family and form, the root or another rank refusing, short and
+# 1 MiB blocks (rendezvous, the shared region's long paths), and without
+# the shared region (messages only)
+for n in 2 3 4 8; do
+    tcase coll.refused.$n -t 120 -out "coll_refused: ok" -- $MPIEXEC -n $n $TB/coll_refused
+    tcase coll.refused.big.$n -t 240 -out "coll_refused: ok" -- $MPIEXEC -n $n $TB/coll_refused big
+done
+tcase coll.refused.noshm.4 -t 120 -out "coll_refused: ok" -- env TIDE_COLL_SHM=0 $MPIEXEC -n 4 $TB/coll_refused
+tcase coll.refused.nodes.5 -t 120 -out "coll_refused: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 5 $TB/coll_refused
 tcase coll.check.ops.5 -t 120 -out "coll_ops: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 5 $TB/coll_ops
 tcase coll.check.inter.4 -t 120 -out "coll_inter: ok" -- env TIDE_COLL_CHECK=1 $MPIEXEC -n 4 $TB/coll_inter
 
