@@ -44,6 +44,7 @@ program f_nonblock
         call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
     end if
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    deallocate(reqs, stats, inb, outb)
     if (rank == 0) print '(A,I0,A)', 'nonblocking ', size, ' ok'
     call MPI_Finalize(ierr)
 end program f_nonblock
