@@ -63,7 +63,7 @@ if [ -f "$TB/failed-builds" ]; then
     rm -f "$TB/failed-builds"
 fi
 export MPIEXEC="$B/bin/mpiexec"
-for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh \
+for suite in "$S"/tests/mpi/suite_*.sh "$S"/tests/fortran/suite_*.sh "$S"/tests/security/suite_*.sh "$S"/tests/fuzz/suite_*.sh \
              "$S"/tests/multinode/suite_*.sh "$S"/tests/toolchain/suite_*.sh \
              "$S"/tests/slurm/suite_*.sh; do
     [ -f "$suite" ] || continue

@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh: install, on Debian 12, the packages Tide needs to build and test
-# (only what is missing; needs root or sudo). clang and libclang-rt-14-dev
+# (only what is missing; needs root or sudo). gfortran and python3 build
+# the Fortran bindings (python3 runs fortran/gen-bindings.py). clang and libclang-rt-14-dev
 # build the libFuzzer targets of tests/fuzz. openssh-server/-client,
 # iputils-ping and util-linux (unshare) serve the multi-host tests of
 # tests/multinode. slurm-wlm and munge run the
@@ -12,6 +13,7 @@
 set -e
 need="build-essential autoconf automake libtool pkg-config libpmix-dev libevent-dev
 libssl-dev libcmocka-dev libhwloc-dev procps iproute2 ca-certificates
+gfortran python3
 clang libclang-rt-14-dev
 openssh-server openssh-client iputils-ping util-linux
 slurm-wlm slurm-wlm-basic-plugins munge

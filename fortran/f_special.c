@@ -1,0 +1,143 @@
+/*
+ * f_special.c: the Fortran bindings gen-bindings.py cannot generate:
+ * MPI_Init (no argc/argv in Fortran), MPI_Wtime/Wtick (functions returning
+ * DOUBLE PRECISION), MPI_Pcontrol (C varargs), MPI_Comm_spawn (argv is a
+ * blank-terminated CHARACTER array), MPI_Op_create and errhandler creation
+ * (Fortran procedures as callbacks) and MPI_Comm_get_attr (the attribute
+ * as an INTEGER(KIND=MPI_ADDRESS_KIND) value).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "f_support.h"
+
+#define ALIAS2(name, ...) \
+    void name##_(__VA_ARGS__); \
+    void name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
+
+ALIAS2(mpi_init, MPI_Fint *ierr)
+void mpi_init_(MPI_Fint *ierr)
+{
+    *ierr = MPI_Init(NULL, NULL);
+}
+
+ALIAS2(mpi_init_thread, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    *ierr = MPI_Init_thread(NULL, NULL, *required, provided);
+}
+
+double mpi_wtime_(void);
+double mpi_wtime__(void) __attribute__((alias("mpi_wtime_")));
+double mpi_wtime_(void)
+{
+    return MPI_Wtime();
+}
+
+double mpi_wtick_(void);
+double mpi_wtick__(void) __attribute__((alias("mpi_wtick_")));
+double mpi_wtick_(void)
+{
+    return MPI_Wtick();
+}
+
+ALIAS2(mpi_pcontrol, MPI_Fint *level, MPI_Fint *ierr)
+void mpi_pcontrol_(MPI_Fint *level, MPI_Fint *ierr)
+{
+    int rc = MPI_Pcontrol(*level);
+    if (ierr)
+        *ierr = rc;
+}
+
+/* argv: entries of argv_len characters each, ended by a blank entry. */
+static char **f_argv(const char *argv, size_t argv_len)
+{
+    if (argv == tide_f_argv_null_)
+        return MPI_ARGV_NULL;
+    size_t n = 0;
+    for (;;) {
+        char *s = tide_f_cstr(argv + n * argv_len, argv_len);
+        int end = !s || !*s;
+        free(s);
+        if (end)
+            break;
+        n++;
+    }
+    char **v = calloc(n + 1, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        v[i] = tide_f_cstr(argv + i * argv_len, argv_len);
+    return v;
+}
+
+ALIAS2(mpi_comm_spawn, char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+       MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierr,
+       size_t command_len, size_t argv_len)
+void mpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                     MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                     MPI_Fint *ierr, size_t command_len, size_t argv_len)
+{
+    char *c_command = tide_f_cstr(command, command_len);
+    char **c_argv = f_argv(argv, argv_len);
+    MPI_Comm c_inter = MPI_COMM_NULL;
+    int rc = MPI_Comm_spawn(c_command, c_argv, *maxprocs, MPI_Info_f2c(*info), *root,
+                            MPI_Comm_f2c(*comm), &c_inter, tide_f_errcodes(errcodes));
+    *intercomm = MPI_Comm_c2f(c_inter);
+    for (size_t i = 0; c_argv && c_argv[i]; i++)
+        free(c_argv[i]);
+    free(c_argv);
+    free(c_command);
+    if (ierr)
+        *ierr = rc;
+}
+
+/* A Fortran user function SUBROUTINE F(INVEC, INOUTVEC, LEN, TYPE) takes
+ * its four arguments by reference, as MPI_User_function does in C (an
+ * MPI_Datatype is a Fortran INTEGER): it is called directly. */
+ALIAS2(mpi_op_create, MPI_User_function *fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+void mpi_op_create_(MPI_User_function *fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    MPI_Op c_op = MPI_OP_NULL;
+    int rc = MPI_Op_create(fn, *commute != 0, &c_op);
+    *op = MPI_Op_c2f(c_op);
+    if (ierr)
+        *ierr = rc;
+}
+
+/* SUBROUTINE H(COMM, ERRCODE): both by reference, as in C. */
+ALIAS2(mpi_comm_create_errhandler, MPI_Comm_errhandler_function *fn, MPI_Fint *eh,
+       MPI_Fint *ierr)
+void mpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr)
+{
+    MPI_Errhandler c_eh = MPI_ERRHANDLER_NULL;
+    int rc = MPI_Comm_create_errhandler(fn, &c_eh);
+    *eh = MPI_Errhandler_c2f(c_eh);
+    if (ierr)
+        *ierr = rc;
+}
+
+ALIAS2(mpi_errhandler_create, MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr)
+void mpi_errhandler_create_(MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr)
+{
+    mpi_comm_create_errhandler_(fn, eh, ierr);
+}
+
+/* Predefined attributes are C ints, given by address in C; Fortran gets
+ * the value. Other attributes set from C are pointers: their address. */
+ALIAS2(mpi_comm_get_attr, MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
+       MPI_Fint *ierr)
+void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
+                        MPI_Fint *ierr)
+{
+    void *p = NULL;
+    int c_flag = 0;
+    int rc = MPI_Comm_get_attr(MPI_Comm_f2c(*comm), *keyval, &p, &c_flag);
+    *flag = c_flag != 0;
+    if (rc == MPI_SUCCESS && c_flag) {
+        int k = *keyval;
+        int predefined = k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
+                         k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+                         k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
+        *value = predefined ? (MPI_Aint) * (int *)p : (MPI_Aint)p;
+    }
+    if (ierr)
+        *ierr = rc;
+}

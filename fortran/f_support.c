@@ -1,0 +1,97 @@
+/*
+ * f_support.c: the Fortran sentinels (defined here, shared with the common
+ * blocks of mpif.h and the mpi module by symbol name) and the conversions
+ * the Fortran bindings share: buffers, statuses, strings.
+ */
+#include "f_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(MPI_Status) == TIDE_F_STATUS_SIZE * sizeof(MPI_Fint),
+               "MPI_STATUS_SIZE of mpif.h must match MPI_Status");
+_Static_assert(sizeof(MPI_Comm) == sizeof(MPI_Fint), "handles are Fortran integers");
+
+MPI_Fint tide_f_bottom_[1];
+MPI_Fint tide_f_in_place_[1];
+MPI_Fint tide_f_status_ignore_[TIDE_F_STATUS_SIZE];
+MPI_Fint tide_f_statuses_ignore_[TIDE_F_STATUS_SIZE];
+MPI_Fint tide_f_errcodes_ignore_[1];
+MPI_Fint tide_f_unweighted_[1];
+MPI_Fint tide_f_weights_empty_[1];
+char tide_f_argv_null_[1];
+char tide_f_argvs_null_[1];
+
+void *tide_f_buf(void *p)
+{
+    if (p == (void *)tide_f_bottom_)
+        return MPI_BOTTOM;
+    if (p == (void *)tide_f_in_place_)
+        return MPI_IN_PLACE;
+    return p;
+}
+
+int *tide_f_errcodes(MPI_Fint *p)
+{
+    return p == tide_f_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : p;
+}
+
+int *tide_f_weights(MPI_Fint *p)
+{
+    if (p == tide_f_unweighted_)
+        return MPI_UNWEIGHTED;
+    if (p == tide_f_weights_empty_)
+        return MPI_WEIGHTS_EMPTY;
+    return p;
+}
+
+int tide_f_is_status_ignore(const MPI_Fint *p)
+{
+    return p == tide_f_status_ignore_ || p == tide_f_statuses_ignore_;
+}
+
+/* A C copy of a Fortran array of statuses (NULL for MPI_STATUSES_IGNORE);
+ * tide_f_statuses_out copies it back and frees it. */
+MPI_Status *tide_f_statuses_in(const MPI_Fint *f, int count)
+{
+    if (tide_f_is_status_ignore(f))
+        return MPI_STATUSES_IGNORE;
+    return calloc(count > 0 ? (size_t)count : 1, sizeof(MPI_Status));
+}
+
+void tide_f_statuses_out(MPI_Status *c, MPI_Fint *f, int count)
+{
+    if (c == MPI_STATUSES_IGNORE)
+        return;
+    for (int i = 0; i < count; i++)
+        memcpy(f + (size_t)i * TIDE_F_STATUS_SIZE, &c[i], sizeof c[i]);
+    free(c);
+}
+
+/* A Fortran string without its trailing blanks, NUL terminated (malloc'd). */
+char *tide_f_cstr(const char *f, size_t len)
+{
+    while (len > 0 && f[len - 1] == ' ')
+        len--;
+    size_t start = 0;
+    while (start < len && f[start] == ' ')
+        start++;
+    char *c = malloc(len - start + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, f + start, len - start);
+    c[len - start] = '\0';
+    return c;
+}
+
+/* A C string into a Fortran string of length len, blank padded. */
+void tide_f_fstr(const char *c, char *f, size_t len)
+{
+    if (!c)
+        return;
+    size_t n = strlen(c);
+    if (n > len)
+        n = len;
+    memcpy(f, c, n);
+    memset(f + n, ' ', len - n);
+}

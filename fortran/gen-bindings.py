@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""gen-bindings.py: generates Tide's Fortran bindings from mpi.h.
+
+  gen-bindings.py MPI_H c       > mpi_fortran.c   legacy Fortran wrappers in C
+  gen-bindings.py MPI_H mpifh   > mpif.h          constants, sentinels, externals
+  gen-bindings.py MPI_H module  > mpi.f90         the source of `use mpi`
+  gen-bindings.py MPI_H list                     bound / not bound functions
+
+The description of the API is mpi.h itself: the prototypes between the
+"==== MPI functions ====" and "==== Profiling interface" markers and the
+#define constants. Each C parameter type maps to a Fortran argument by one
+rule (see ARG below); the functions no rule covers are either written by
+hand (HANDWRITTEN, in fortran/f_*.c) or listed as not bound.
+"""
+import re
+import sys
+
+# functions written by hand in fortran/f_*.c
+HANDWRITTEN = {"MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol", "MPI_Comm_spawn",
+               "MPI_Op_create", "MPI_Comm_get_attr", "MPI_Comm_create_errhandler",
+               "MPI_Errhandler_create", "MPI_Init", "MPI_Init_thread"}
+# parameter names whose void * is not a choice buffer: no mechanical rule
+NOT_CHOICE = {"attribute_val", "attribute_val_in", "attribute_val_out", "baseptr",
+              "extra_state", "buffer_addr", "attr"}
+HANDLES = ["Comm", "Datatype", "Group", "Request", "Info", "Win", "Op",
+           "Errhandler", "File", "Message", "Session"]
+F2C = {h: ("Type" if h == "Datatype" else h) for h in HANDLES}
+SENTINELS = [  # Fortran name, common block / C symbol, Fortran declaration
+    ("MPI_BOTTOM", "tide_f_bottom", "integer MPI_BOTTOM"),
+    ("MPI_IN_PLACE", "tide_f_in_place", "integer MPI_IN_PLACE"),
+    ("MPI_STATUS_IGNORE", "tide_f_status_ignore", "integer MPI_STATUS_IGNORE(MPI_STATUS_SIZE)"),
+    ("MPI_STATUSES_IGNORE", "tide_f_statuses_ignore",
+     "integer MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)"),
+    ("MPI_ERRCODES_IGNORE", "tide_f_errcodes_ignore", "integer MPI_ERRCODES_IGNORE(1)"),
+    ("MPI_UNWEIGHTED", "tide_f_unweighted", "integer MPI_UNWEIGHTED(1)"),
+    ("MPI_WEIGHTS_EMPTY", "tide_f_weights_empty", "integer MPI_WEIGHTS_EMPTY(1)"),
+    ("MPI_ARGV_NULL", "tide_f_argv_null", "character*1 MPI_ARGV_NULL(1)"),
+    ("MPI_ARGVS_NULL", "tide_f_argvs_null", "character*1 MPI_ARGVS_NULL(1,1)"),
+]
+STATUS_SIZE = 6  # sizeof(MPI_Status) / sizeof(MPI_Fint); checked in f_support.c
+
+
+def prototypes(text):
+    body = text.split("==== MPI functions ====", 1)[1].split("==== Profiling interface", 1)[0]
+    for m in re.finditer(r"^int (MPI_\w+)\((.*)\);$", body, re.M):
+        params = [] if m.group(2).strip() == "void" else [p.strip() for p in m.group(2).split(",")]
+        yield m.group(1), params
+
+
+def split_param(p):
+    m = re.match(r"^(.*?)(\w+)((?:\[[^]]*\])*)$", p)
+    if not m:
+        return p, "", ""
+    return m.group(1).strip(), m.group(2), m.group(3)
+
+
+class Unbound(Exception):
+    pass
+
+
+def arg(ctype, name, dims, fn, params):
+    """(Fortran-side C parameter, code before, call expression, code after, hidden len)"""
+    const = ctype.startswith("const ")
+    base = ctype[6:].strip() if const else ctype
+    arr = bool(dims) or name.startswith("array_of")
+    f = "f_" + name
+    if dims == "[][3]":
+        return "MPI_Fint *%s" % f, "", "(int (*)[3])%s" % f, "", None
+    if base in ("int", "int *") and (dims or base == "int *"):
+        if "errcodes" in name:
+            return "MPI_Fint *%s" % f, "", "tide_f_errcodes(%s)" % f, "", None
+        if "weights" in name:
+            return "MPI_Fint *%s" % f, "", "tide_f_weights(%s)" % f, "", None
+        return "MPI_Fint *%s" % f, "", f, "", None
+    if base == "int":
+        return "MPI_Fint *%s" % f, "", "*" + f, "", None
+    for t in ("MPI_Aint", "MPI_Offset", "MPI_Count"):
+        if base == t + " *" or (base == t and dims):
+            return "%s *%s" % (t, f), "", f, "", None
+        if base == t:
+            return "%s *%s" % (t, f), "", "*" + f, "", None
+    if base in ("void *",) and name not in NOT_CHOICE:
+        return "void *%s" % f, "", "tide_f_buf(%s)" % f, "", None
+    if base == "char *" and not dims:
+        if const:
+            return ("char *%s" % f, "    char *c_%s = tide_f_cstr(%s, %s_len);\n" % (name, f, f),
+                    "c_" + name, "    free(c_%s);\n" % name, f + "_len")
+        return ("char *%s" % f, "    char *c_%s = calloc(%s_len + 4097, 1);\n" % (name, f),
+                "c_" + name,
+                "    tide_f_fstr(c_%s, %s, %s_len);\n    free(c_%s);\n" % (name, f, f, name),
+                f + "_len")
+    if base == "char" and dims == "[]" and const:
+        return ("char *%s" % f, "    char *c_%s = tide_f_cstr(%s, %s_len);\n" % (name, f, f),
+                "c_" + name, "    free(c_%s);\n" % name, f + "_len")
+    if base in ("MPI_Status *", "MPI_Status") and ("statuses" in name or dims):
+        cnt = next((split_param(p)[1] for p in params if split_param(p)[1] in ("count", "incount")), None)
+        if cnt is None:
+            raise Unbound("status array without count")
+        return ("MPI_Fint *%s" % f,
+                "    MPI_Status *c_%s = tide_f_statuses_in(%s, *f_%s);\n" % (name, f, cnt),
+                "c_" + name,
+                "    tide_f_statuses_out(c_%s, %s, *f_%s);\n" % (name, f, cnt), None)
+    if base == "MPI_Status *":
+        if const:
+            return ("MPI_Fint *%s" % f,
+                    "    MPI_Status c_%s;\n    MPI_Status_f2c(%s, &c_%s);\n" % (name, f, name),
+                    "&c_" + name, "", None)
+        return ("MPI_Fint *%s" % f, "    MPI_Status c_%s;\n" % name,
+                "tide_f_is_status_ignore(%s) ? MPI_STATUS_IGNORE : &c_%s" % (f, name),
+                "    if (!tide_f_is_status_ignore(%s)) MPI_Status_c2f(&c_%s, %s);\n" % (f, name, f),
+                None)
+    for h in HANDLES:
+        t = "MPI_" + h
+        if base == t and not dims:
+            return "MPI_Fint *%s" % f, "", "MPI_%s_f2c(*%s)" % (F2C[h], f), "", None
+        if (base == t and dims) or (base == t + " *" and arr):
+            return "MPI_Fint *%s" % f, "", "(%s *)%s" % (t, f), "", None
+        if base == t + " *":
+            return ("MPI_Fint *%s" % f, "    %s c_%s = MPI_%s_f2c(*%s);\n" % (t, name, F2C[h], f),
+                    "&c_" + name, "    *%s = MPI_%s_c2f(c_%s);\n" % (f, F2C[h], name), None)
+    raise Unbound("parameter '%s %s%s'" % (ctype, name, dims))
+
+
+def binding(fn, params):
+    if fn in HANDWRITTEN:
+        raise Unbound("hand-written")
+    if re.search(r"_c$", fn):
+        raise Unbound("large-count form: mpi_f08 only")
+    if re.search(r"_(c2f|f2c)$|_(f2c|c2f)08$|Status_f", fn):
+        raise Unbound("C-only conversion function")
+    fparams, pre, call, post, lens = [], "", [], "", []
+    for p in params:
+        ctype, name, dims = split_param(p)
+        if p == "...":
+            raise Unbound("varargs")
+        fp, b, c, a, ln = arg(ctype, name, dims, fn, params)
+        fparams.append(fp)
+        pre += b
+        call.append(c)
+        post += a
+        if ln:
+            lens.append("size_t %s" % ln)
+    fparams.append("MPI_Fint *ierr")
+    # 1-based request indices in Fortran
+    if fn in ("MPI_Waitany", "MPI_Testany"):
+        post += "    if (rc == MPI_SUCCESS && *f_index != MPI_UNDEFINED) (*f_index)++;\n"
+    if fn in ("MPI_Waitsome", "MPI_Testsome"):
+        post += ("    if (rc == MPI_SUCCESS && *f_outcount != MPI_UNDEFINED)\n"
+                 "        for (int i = 0; i < *f_outcount; i++) f_array_of_indices[i]++;\n")
+    sig = ", ".join(fparams + lens)
+    low = fn.lower()
+    return ("void %s_(%s);\nvoid %s__(%s);\n"
+            "void %s_(%s)\n{\n%s    int rc = %s(%s);\n%s    if (ierr) *ierr = rc;\n}\n"
+            "void %s__(%s) __attribute__((alias(\"%s_\")));\n\n"
+            % (low, sig, low, sig, low, sig, pre, fn, ", ".join(call), post, low, sig, low))
+
+
+def gen_c(text):
+    out = ["/* mpi_fortran.c: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
+           " * Legacy Fortran bindings: every argument by reference, ierror last,\n"
+           " * hidden string lengths after it. */\n",
+           "#include <stdlib.h>\n#include \"f_support.h\"\n\n"]
+    for fn, params in prototypes(text):
+        try:
+            out.append(binding(fn, params))
+        except Unbound:
+            pass
+    return "".join(out)
+
+
+def constants(text):
+    env = {"TIDE_HANDLE": lambda k, i: (k << 26) | i}
+    vals = []
+    for m in re.finditer(r"^#define ((?:MPI|TIDE)_\w+) (.+)$", text, re.M):
+        name, expr = m.group(1), m.group(2).strip()
+        e = expr.replace("(int)", "").replace("TIDE_BUILTIN_TYPE(", "TIDE_BUILTIN_TYPE_(")
+        env["TIDE_BUILTIN_TYPE_"] = lambda n: (env["TIDE_KIND_DATATYPE"] << 26) | env["TIDE_DATATYPE_BUILTIN_BIT"] | n
+        e = re.sub(r"\b(\w+)\b", lambda x: x.group(1), e)
+        try:
+            v = eval(e, {"__builtins__": {}}, env)
+        except Exception:
+            continue
+        if not isinstance(v, int):
+            continue
+        env[name] = v
+        if name.startswith("MPI_"):
+            vals.append((name, v))
+    return vals
+
+
+def gen_constants(text, module):
+    ind = "      "
+    lines = []
+    extra = [("MPI_STATUS_SIZE", STATUS_SIZE), ("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3),
+             ("MPI_ADDRESS_KIND", 8), ("MPI_OFFSET_KIND", 8), ("MPI_COUNT_KIND", 8),
+             ("MPI_INTEGER_KIND", 4)]
+    for name, v in extra + constants(text):
+        if name in ("MPI_Fint",):
+            continue
+        lines.append("%sinteger %s" % (ind, name))
+        lines.append("%sparameter (%s=%d)" % (ind, name, v))
+    for fname, sym, decl in SENTINELS:
+        lines.append("%s%s" % (ind, decl))
+        lines.append("%scommon /%s/ %s" % (ind, sym, fname))
+    lines.append("%sdouble precision MPI_WTIME, MPI_WTICK" % ind)
+    lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
+    return "\n".join(lines) + "\n"
+
+
+def gen_mpifh(text):
+    return ("! mpif.h: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
+            "! Tide MPI constants for Fortran (fixed or free form).\n" + gen_constants(text, False))
+
+
+LOGICALS = {"flag", "weighted", "commute", "reorder", "periods", "high", "remain_dims"}
+KINDS = {"MPI_Aint": 8, "MPI_Offset": 8, "MPI_Count": 8}
+
+
+def fdecl(ctype, name, dims):
+    """The Fortran declaration of one dummy argument of an interface."""
+    const = ctype.startswith("const ")
+    base = ctype[6:].strip() if const else ctype
+    ptr = base.endswith("*")
+    base = base.rstrip(" *")
+    arr = bool(dims) or name.startswith("array_of") or "weights" in name
+    if dims == "[][3]":
+        return ["integer :: %s(3, *)" % name]
+    if base == "void":
+        return ["!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s" % name, "type(*), dimension(*) :: %s" % name]
+    if base == "char":
+        return ["character(len=*) :: %s" % name]
+    if base == "MPI_Status":
+        if "statuses" in name or dims:
+            return ["integer :: %s(%d, *)" % (name, STATUS_SIZE)]
+        return ["integer :: %s(%d)" % (name, STATUS_SIZE)]
+    if base in KINDS:
+        return ["integer(kind=%d) :: %s%s" % (KINDS[base], name, "(*)" if arr else "")]
+    t = "logical" if name in LOGICALS else "integer"
+    return ["%s :: %s%s" % (t, name, "(*)" if arr else "")]
+
+
+def interfaces(text):
+    out = []
+    for fn, params in prototypes(text):
+        try:
+            binding(fn, params)
+        except Unbound:
+            continue
+        names, decls = [], []
+        for p in params:
+            ctype, name, dims = split_param(p)
+            names.append(name)
+            decls += fdecl(ctype, name, dims)
+        head = "  subroutine %s(" % fn
+        for a in names:  # free-form lines of at most 132 characters
+            if len(head) + len(a) > 100:
+                out.append(head + " &")
+                head = "      "
+            head += a + ", "
+        out.append(head + "ierror)")
+        out += ["    " + d for d in decls + ["integer :: ierror"]]
+        out.append("  end subroutine %s" % fn)
+    return "\n".join(out) + "\n"
+
+
+def gen_module(text):
+    consts = gen_constants(text, True).replace(
+        "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "")
+    return ("! mpi.f90: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
+            "! The `use mpi` module: the constants and sentinels of mpif.h and an\n"
+            "! explicit interface for every generated binding (choice buffers take\n"
+            "! any type and rank: NO_ARG_CHECK).\n"
+            "module mpi\n      implicit none\n" + consts +
+            "interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
+            "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
+            interfaces(text) + "end interface\nend module mpi\n")
+
+
+def gen_list(text):
+    bound, unbound = [], []
+    for fn, params in prototypes(text):
+        try:
+            binding(fn, params)
+            bound.append(fn)
+        except Unbound as e:
+            unbound.append("%s: %s" % (fn, e))
+    return "bound %d\n%s\nnot generated %d\n%s\n" % (len(bound), "\n".join(bound), len(unbound),
+                                                     "\n".join(unbound))
+
+
+def main():
+    text = open(sys.argv[1]).read()
+    gen = {"c": gen_c, "mpifh": gen_mpifh, "module": gen_module, "list": gen_list}[sys.argv[2]]
+    sys.stdout.write(gen(text))
+
+
+if __name__ == "__main__":
+    main()
