@@ -9,21 +9,26 @@
 TC_TMP="$B/tests/toolchain-tmp"
 TC_PROJ="$S/tests/toolchain/proj"
 TC_P="$TC_TMP/moved"
+# the CMake and Meson projects build a Fortran program too when Tide has
+# the Fortran bindings
+TC_FORTRAN=OFF
+[ -x "$B/bin/mpifort" ] && TC_FORTRAN=ON
 
 # tc_selected: does the filter select any case of this suite?
 tc_selected() {
     [ -z "$T_FILTER" ] && return 0
     echo "toolchain.install toolchain.wrappers toolchain.relocated toolchain.cxx toolchain.cmake
-toolchain.meson-pkgconfig toolchain.meson-wrappers toolchain.autotools" | tr ' ' '\n' | grep -Eq "$T_FILTER"
+toolchain.meson-pkgconfig toolchain.meson-wrappers toolchain.autotools toolchain.fortran" | tr ' ' '\n' | grep -Eq "$T_FILTER"
 }
 
-# install into one prefix, then move it
+# install (staged with DESTDIR, as packagers do), then move the prefix
 tc_install() {
     rm -rf "$TC_TMP"
     mkdir -p "$TC_TMP"
-    make -s -C "$B" install prefix="$TC_TMP/first" > "$TC_TMP/install.log" 2>&1 ||
+    prefix=$(sed -n 's/^prefix = //p' "$B/Makefile")
+    make -s -C "$B" install DESTDIR="$TC_TMP/stage" > "$TC_TMP/install.log" 2>&1 ||
         { tail -20 "$TC_TMP/install.log"; return 1; }
-    mv "$TC_TMP/first" "$TC_P"
+    mv "$TC_TMP/stage$prefix" "$TC_P"
     for f in bin/mpicc bin/mpicxx bin/mpic++ bin/mpiCC bin/mpiexec bin/tided include/mpi.h \
              lib/pkgconfig/mpi.pc lib/pkgconfig/mpi-c.pc lib/pkgconfig/mpi-cxx.pc lib/pkgconfig/tide.pc; do
         [ -e "$TC_P/$f" ] || { echo "not installed: $f"; return 1; }
@@ -98,16 +103,31 @@ tc_cxx() {
     tc_run ./cxx_mpiCC "proj-cxx: 3 ranks, sum 3"
 }
 
+tc_fortran() {
+    cd "$TC_TMP" || return 1
+    for w in mpifort mpif90 mpif77; do
+        [ -x "$TC_P/bin/$w" ] || { echo "not installed: $w"; return 1; }
+    done
+    [ -f "$TC_P/include/mpif.h" ] && [ -f "$TC_P/include/mpi.mod" ] || { echo "mpif.h or mpi.mod not installed"; return 1; }
+    "$TC_P/bin/mpifort" -showme:version | grep -q "^mpifort: Tide MPI .* (Language: Fortran)$" || return 1
+    [ "$("$TC_P/bin/mpif90" -showme:libs)" = "mpi_mpifh mpi" ] || return 1
+    "$TC_P/bin/mpifort" -Werror -o f_mod "$TC_PROJ/hello_mod.f90" || return 1
+    "$TC_P/bin/mpif77" -o f_fh "$TC_PROJ/hello_fh.f90" || return 1
+    tc_linked_to_tide f_mod || return 1
+    tc_run ./f_mod "proj-f: 3 ranks, sum 3" && tc_run ./f_fh "proj-fh: 3 ranks, sum 3"
+}
+
 tc_cmake() {
     rm -rf "$TC_TMP/cmake"
-    PATH="$TC_P/bin:$PATH" cmake -S "$TC_PROJ" -B "$TC_TMP/cmake" > "$TC_TMP/cmake.log" 2>&1 ||
+    PATH="$TC_P/bin:$PATH" cmake -DWITH_FORTRAN=$TC_FORTRAN -S "$TC_PROJ" -B "$TC_TMP/cmake" > "$TC_TMP/cmake.log" 2>&1 ||
         { tail -30 "$TC_TMP/cmake.log"; return 1; }
     cat "$TC_TMP/cmake/found.txt"
     grep -q "^MPIEXEC_EXECUTABLE=$TC_P/bin/mpiexec$" "$TC_TMP/cmake/found.txt" || { echo "mpiexec not Tide's"; return 1; }
     cmake --build "$TC_TMP/cmake" > "$TC_TMP/cmake-build.log" 2>&1 || { tail -30 "$TC_TMP/cmake-build.log"; return 1; }
     tc_linked_to_tide "$TC_TMP/cmake/proj_c" && tc_linked_to_tide "$TC_TMP/cmake/proj_cxx" || return 1
     tc_run "$TC_TMP/cmake/proj_c" "proj-c: 3 ranks, sum 3, library Tide" &&
-        tc_run "$TC_TMP/cmake/proj_cxx" "proj-cxx: 3 ranks, sum 3"
+        tc_run "$TC_TMP/cmake/proj_cxx" "proj-cxx: 3 ranks, sum 3" || return 1
+    [ $TC_FORTRAN = OFF ] || { tc_linked_to_tide "$TC_TMP/cmake/proj_f" && tc_run "$TC_TMP/cmake/proj_f" "proj-f: 3 ranks, sum 3"; }
 }
 
 # tc_meson METHOD ENV...: configure with dependency('mpi', method: METHOD)
@@ -115,10 +135,12 @@ tc_meson() {
     method=$1; shift
     d="$TC_TMP/meson-$method"
     rm -rf "$d"
-    env "$@" meson setup -Dmpi_method="$method" "$d" "$TC_PROJ" > "$d.log" 2>&1 || { tail -30 "$d.log"; return 1; }
+    mf=false; [ $TC_FORTRAN = OFF ] || mf=true
+    env "$@" meson setup -Dmpi_method="$method" -Dwith_fortran=$mf "$d" "$TC_PROJ" > "$d.log" 2>&1 || { tail -30 "$d.log"; return 1; }
     ninja -C "$d" > "$d-build.log" 2>&1 || { tail -30 "$d-build.log"; return 1; }
     tc_linked_to_tide "$d/proj_c" && tc_linked_to_tide "$d/proj_cxx" || return 1
-    tc_run "$d/proj_c" "proj-c: 3 ranks, sum 3, library Tide" && tc_run "$d/proj_cxx" "proj-cxx: 3 ranks, sum 3"
+    tc_run "$d/proj_c" "proj-c: 3 ranks, sum 3, library Tide" && tc_run "$d/proj_cxx" "proj-cxx: 3 ranks, sum 3" || return 1
+    [ $mf = false ] || { tc_linked_to_tide "$d/proj_f" && tc_run "$d/proj_f" "proj-f: 3 ranks, sum 3"; }
 }
 
 tc_autotools() {
@@ -147,6 +169,7 @@ if tc_selected; then
         tcheck toolchain.wrappers tc_wrappers
         tcheck toolchain.relocated tc_relocated
         if tc_have g++; then tcheck toolchain.cxx tc_cxx; else tskip toolchain.cxx "no g++"; fi
+        if [ -x "$B/bin/mpifort" ]; then tcheck toolchain.fortran tc_fortran; else tskip toolchain.fortran "built without Fortran"; fi
         if tc_have cmake g++; then tcheck toolchain.cmake tc_cmake; else tskip toolchain.cmake "no cmake"; fi
         if tc_have meson ninja g++; then
             tcheck toolchain.meson-pkgconfig tc_meson pkg-config PKG_CONFIG_PATH="$TC_P/lib/pkgconfig"
