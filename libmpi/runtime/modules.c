@@ -13,6 +13,7 @@
 #include "transport/card.h"
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
+#include "rma/win.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ int tide_modules_init(char *err, size_t errlen)
     if (tide_pt2pt_init(err, errlen) != 0)
         return -1;
     tide_dpm_init();
+    tide_rma_init();
     return 0;
 }
 
@@ -137,6 +139,7 @@ void tide_modules_quiesce(void)
 
 void tide_modules_finalize(void)
 {
+    tide_rma_finalize();
     tide_dpm_finalize();
     tide_pt2pt_finalize();
     tide_info_finalize();

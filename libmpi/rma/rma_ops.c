@@ -1,0 +1,307 @@
+/*
+ * rma_ops.c: the one-sided operations (MPI_Put, MPI_Get, MPI_Accumulate,
+ * MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap and the
+ * request-based MPI_Rput, MPI_Rget, MPI_Raccumulate,
+ * MPI_Rget_accumulate): their argument checks (window, rank, types and
+ * counts, the target range, the op, the epoch) and the hand-over to the
+ * protocol (rma_origin.c).
+ */
+#include "runtime/api.h"
+#include "rma/win.h"
+
+#include "datatype/datatype.h"
+#include "op/op.h"
+#include "op/op_kernels.h"
+#include "pt2pt/pt2pt.h"
+
+struct side {
+    const void *buf;
+    MPI_Count count;
+    MPI_Datatype type;
+    const char *what; /* "origin", "result", "target" */
+};
+
+static int check_side(struct tide_win *w, const struct side *s, struct tide_datatype **out, const char *fn)
+{
+    if (s->count < 0)
+        return TIDE_ERR_WIN(w, MPI_ERR_COUNT, "%s: %s_count %lld is negative", fn, s->what, (long long)s->count);
+    struct tide_datatype *dt = tide_datatype_get(s->type);
+    if (!dt)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: invalid datatype (argument %s_datatype)", fn, s->what);
+    if (!dt->committed)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the %s_datatype is not committed", fn, s->what);
+    *out = dt;
+    return MPI_SUCCESS;
+}
+
+/* Checks shared by every operation; fills a->tdt and the epoch check. */
+static int check_target(struct tide_win *w, struct tide_rma_args *a, MPI_Datatype ttype, bool passive_only,
+                        const char *fn)
+{
+    int r = a->target;
+    if (r != MPI_PROC_NULL && (r < 0 || r >= w->size))
+        return TIDE_ERR_WIN(w, MPI_ERR_RANK, "%s: invalid target_rank %d (the window has %d ranks)", fn, r, w->size);
+    struct side t = {NULL, a->tcount, ttype, "target"};
+    int rc = check_side(w, &t, &a->tdt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (r == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    int epoch = tide_rma_epoch_of(w, r);
+    if (epoch == TIDE_RMA_EPOCH_NONE)
+        return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC,
+                            "%s: no epoch is open to rank %d (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)",
+                            fn, r);
+    if (passive_only && epoch != TIDE_RMA_EPOCH_PASSIVE)
+        return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC,
+                            "%s: request-based operations are only allowed in a passive-target (lock) epoch", fn);
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC || a->tcount == 0)
+        return MPI_SUCCESS; /* the target checks attached memory */
+    if (a->disp < 0)
+        return TIDE_ERR_WIN(w, MPI_ERR_DISP, "%s: target_disp %lld is negative", fn, (long long)a->disp);
+    /* the bytes the target type touches must lie inside rank r's window */
+    __int128 start = (__int128)a->disp * w->disp_units[r];
+    __int128 lo = start + a->tdt->true_lb;
+    __int128 hi = start + (__int128)(a->tcount - 1) * a->tdt->extent + a->tdt->true_ub;
+    if (a->tdt->size > 0 && (lo < 0 || hi > w->sizes[r]))
+        return TIDE_ERR_WIN(w, MPI_ERR_RMA_RANGE,
+                            "%s: the access [%lld, %lld) is outside the window of rank %d (%lld bytes)", fn,
+                            (long long)lo, (long long)hi, r, (long long)w->sizes[r]);
+    return MPI_SUCCESS;
+}
+
+/* origin and target (or result and target) carry the same amount of data */
+static int check_match(struct tide_win *w, MPI_Count n1, struct tide_datatype *d1, MPI_Count n2,
+                       struct tide_datatype *d2, const char *what, const char *fn)
+{
+    if ((size_t)n1 * d1->size != (size_t)n2 * d2->size)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the %s buffer holds %zu bytes of data but the target %zu (the type signatures must match)",
+                            fn, what, (size_t)n1 * d1->size, (size_t)n2 * d2->size);
+    return MPI_SUCCESS;
+}
+
+static int check_op(struct tide_win *w, struct tide_rma_args *a, MPI_Op op, const char *fn)
+{
+    a->op = tide_op_get(op);
+    if (!a->op)
+        return TIDE_ERR_WIN(w, MPI_ERR_OP, "%s: invalid operation (argument op)", fn);
+    if (!a->op->predefined)
+        return TIDE_ERR_WIN(w, MPI_ERR_OP, "%s: one-sided accumulate takes only predefined operations, not %s", fn,
+                            tide_op_name(a->op));
+    int rc = tide_op_check(a->op, a->tdt, fn);
+    if (rc != MPI_SUCCESS)
+        return tide_raise_win(w, rc);
+    int base;
+    size_t n;
+    if (a->tdt->size > 0 && !tide_datatype_base(a->tdt, &base, &n))
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the target_datatype must be made of one predefined type", fn);
+    return MPI_SUCCESS;
+}
+
+static int issue(struct tide_win *w, struct tide_rma_args *a, MPI_Request *req, const char *fn)
+{
+    int rc = tide_rma_issue(w, a, req, fn);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, rc);
+}
+
+#define WIN_OR_FAIL(fn, h, w)                                                                              \
+    struct tide_win *w = tide_win_get(h);                                                                  \
+    if (!w)                                                                                                \
+        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window%s (argument win)", fn,                            \
+                        (h) == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
+
+static int put_get(int kind, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                   MPI_Request *request, const char *fn)
+{
+    WIN_OR_FAIL(fn, win, w);
+    if (request == NULL && fn[4] == 'R')
+        return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
+    struct tide_rma_args a = {.kind = kind, .origin = origin_addr, .ocount = origin_count, .target = target_rank,
+                              .disp = target_disp, .tcount = target_count};
+    struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
+    int rc = check_side(w, &o, &a.odt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_target(w, &a, target_datatype, request != NULL, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_match(w, a.ocount, a.odt, a.tcount, a.tdt, "origin", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return issue(w, &a, request, fn);
+}
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    return put_get(TIDE_RMA_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                   target_datatype, win, NULL, "MPI_Put");
+}
+TIDE_ALIAS(MPI_Put)
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    return put_get(TIDE_RMA_GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                   target_datatype, win, NULL, "MPI_Get");
+}
+TIDE_ALIAS(MPI_Get)
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return put_get(TIDE_RMA_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                   target_datatype, win, request, "MPI_Rput");
+}
+TIDE_ALIAS(MPI_Rput)
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return put_get(TIDE_RMA_GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                   target_datatype, win, request, "MPI_Rget");
+}
+TIDE_ALIAS(MPI_Rget)
+
+static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                      MPI_Request *request, const char *fn)
+{
+    WIN_OR_FAIL(fn, win, w);
+    if (request == NULL && fn[4] == 'R')
+        return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
+    struct tide_rma_args a = {.kind = TIDE_RMA_ACC, .origin = origin_addr, .ocount = origin_count,
+                              .target = target_rank, .disp = target_disp, .tcount = target_count};
+    struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
+    int rc = check_side(w, &o, &a.odt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_target(w, &a, target_datatype, request != NULL, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_op(w, &a, op, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_match(w, a.ocount, a.odt, a.tcount, a.tdt, "origin", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return issue(w, &a, request, fn);
+}
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    return accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win, NULL, "MPI_Accumulate");
+}
+TIDE_ALIAS(MPI_Accumulate)
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win, request, "MPI_Raccumulate");
+}
+TIDE_ALIAS(MPI_Raccumulate)
+
+static int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                          int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                          MPI_Request *request, const char *fn)
+{
+    WIN_OR_FAIL(fn, win, w);
+    if (request == NULL && fn[4] == 'R')
+        return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
+    struct tide_rma_args a = {.kind = TIDE_RMA_GACC, .origin = origin_addr, .ocount = origin_count,
+                              .result = result_addr, .rcount = result_count, .target = target_rank,
+                              .disp = target_disp, .tcount = target_count};
+    bool no_op = op == MPI_NO_OP;
+    struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
+    struct side r = {result_addr, result_count, result_datatype, "result"};
+    int rc = MPI_SUCCESS;
+    if (no_op) {
+        /* the origin buffer is ignored with MPI_NO_OP */
+        a.ocount = 0;
+        a.odt = tide_datatype_get(MPI_BYTE);
+        if (tide_datatype_get(origin_datatype))
+            rc = check_side(w, &o, &a.odt, fn);
+        a.ocount = 0;
+    } else {
+        rc = check_side(w, &o, &a.odt, fn);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = check_side(w, &r, &a.rdt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_target(w, &a, target_datatype, request != NULL, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_op(w, &a, op, fn);
+    if (rc == MPI_SUCCESS && !no_op)
+        rc = check_match(w, a.ocount, a.odt, a.tcount, a.tdt, "origin", fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_match(w, a.rcount, a.rdt, a.tcount, a.tdt, "result", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return issue(w, &a, request, fn);
+}
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    return get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                          target_rank, target_disp, target_count, target_datatype, op, win, NULL,
+                          "MPI_Get_accumulate");
+}
+TIDE_ALIAS(MPI_Get_accumulate)
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                         int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    TIDE_API_ENTER();
+    return get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                          target_rank, target_disp, target_count, target_datatype, op, win, request,
+                          "MPI_Rget_accumulate");
+}
+TIDE_ALIAS(MPI_Rget_accumulate)
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Fetch_and_op";
+    WIN_OR_FAIL(fn, win, w);
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    if (!dt || !dt->predefined)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be a predefined type (argument datatype)", fn);
+    return get_accumulate(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp, 1, datatype,
+                          op, win, NULL, fn);
+}
+TIDE_ALIAS(MPI_Fetch_and_op)
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    TIDE_API_ENTER();
+    static const char fn[] = "MPI_Compare_and_swap";
+    WIN_OR_FAIL(fn, win, w);
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    if (!dt || !dt->predefined)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be a predefined type (argument datatype)", fn);
+    if (dt->size > 64)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype is not an integer, logical or byte type", fn);
+    if (!origin_addr || !compare_addr || !result_addr)
+        return TIDE_ERR_WIN(w, MPI_ERR_BUFFER, "%s: origin_addr, compare_addr and result_addr must not be NULL", fn);
+    struct tide_rma_args a = {.kind = TIDE_RMA_CAS, .origin = origin_addr, .ocount = 1, .odt = dt,
+                              .result = result_addr, .rcount = 1, .rdt = dt, .compare = compare_addr,
+                              .target = target_rank, .disp = target_disp, .tcount = 1};
+    int rc = check_target(w, &a, datatype, false, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return issue(w, &a, NULL, fn);
+}
+TIDE_ALIAS(MPI_Compare_and_swap)

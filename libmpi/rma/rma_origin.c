@@ -1,0 +1,288 @@
+/*
+ * rma_origin.c: the origin side of the one-sided protocol (see win.h):
+ * turning an operation into its messages (one message when header,
+ * target layout and data are small; otherwise a header followed by the
+ * layout and the data, the data sent straight from the user's buffer),
+ * posting the receive of fetched data before the request goes out, and
+ * counting what is in flight so that flushes, unlocks, fences and
+ * request-based operations know when it is locally complete.
+ */
+#include "runtime/api.h"
+#include "rma/win.h"
+#include "rma/rma_wire.h"
+
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+#include "op/op.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct tide_rma_opreq {
+    struct tide_win *w;
+    int target;
+    int pending;                /* internal requests not complete */
+    int error;
+    struct tide_request *user;  /* MPI_Rput & co */
+    void *buf;                  /* the message (header ...) */
+    struct tide_rma_piece *pieces;
+};
+
+static void op_done(struct tide_rma_opreq *op)
+{
+    struct tide_win *w = op->w;
+    w->peers[op->target].inflight--;
+    if (op->error != MPI_SUCCESS && w->error == MPI_SUCCESS)
+        w->error = op->error;
+    if (op->user) {
+        op->user->error = op->error;
+        op->user->status.MPI_ERROR = op->error;
+        tide_request_complete(op->user);
+    }
+    free(op->buf);
+    free(op->pieces);
+    free(op);
+}
+
+static void part_done(struct tide_request *r)
+{
+    struct tide_rma_opreq *op = r->cb_data;
+    r->cb_data = NULL;
+    if (!op)
+        return;
+    if (r->error != MPI_SUCCESS && op->error == MPI_SUCCESS)
+        op->error = r->error;
+    if (--op->pending == 0)
+        op_done(op);
+}
+
+static void track(struct tide_rma_opreq *op, struct tide_request *r)
+{
+    op->pending++;
+    r->on_complete = part_done;
+    r->cb_data = op;
+    if (r->complete) {
+        part_done(r);
+        tide_request_free(r);
+    } else {
+        tide_request_free(r); /* goes when complete, after part_done */
+    }
+}
+
+struct collect {
+    struct tide_rma_piece *p;
+    size_t n, cap;
+    uintptr_t origin;
+};
+
+/* a stand-in address for the type's layout, never dereferenced */
+#define LAYOUT_ORIGIN ((uintptr_t)1 << 40)
+
+static int collect_piece(void *addr, size_t len, void *arg)
+{
+    struct collect *c = arg;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        struct tide_rma_piece *p = realloc(c->p, cap * sizeof *p);
+        if (!p)
+            return 1;
+        c->p = p;
+        c->cap = cap;
+    }
+    c->p[c->n++] = (struct tide_rma_piece){.off = (int64_t)((intptr_t)addr - (intptr_t)c->origin), .len = len};
+    return 0;
+}
+
+static int start_recv(struct tide_rma_opreq *op, void *buf, MPI_Count count, struct tide_datatype *dt)
+{
+    struct tide_request *r;
+    struct tide_win *w = op->w;
+    int rc = tide_irecv(buf, count, dt, op->target, TIDE_RMA_TAG_REPLY, w->comm, w->comm->context_id, &r);
+    if (rc == MPI_SUCCESS)
+        track(op, r);
+    return rc;
+}
+
+static int start_send(struct tide_rma_opreq *op, const void *buf, MPI_Count count, struct tide_datatype *dt, int tag)
+{
+    struct tide_request *r;
+    struct tide_win *w = op->w;
+    int rc = tide_isend(buf, count, dt, op->target, tag, w->comm, w->comm->context_id, TIDE_MODE_STANDARD, &r);
+    if (rc == MPI_SUCCESS)
+        track(op, r);
+    return rc;
+}
+
+int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Request *req, const char *fn)
+{
+    struct tide_request *user = NULL;
+    if (req) {
+        user = tide_request_new(TIDE_REQ_OTHER);
+        if (!user)
+            return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        tide_status_empty(&user->status);
+        *req = user->handle;
+    }
+    if (a->target == MPI_PROC_NULL) {
+        if (user)
+            tide_request_complete(user);
+        return MPI_SUCCESS;
+    }
+    struct tide_rma_opreq *op = calloc(1, sizeof *op);
+    struct tide_rma_hdr h = {0};
+    struct collect pc = {.origin = LAYOUT_ORIGIN};
+    if (!op)
+        goto nomem;
+    op->w = w;
+    op->target = a->target;
+    op->user = user;
+    h.kind = (uint8_t)a->kind;
+    h.epoch = w->fence_epoch;
+    h.nbytes = (uint64_t)a->tcount * a->tdt->size;
+    uint64_t offset = (uint64_t)a->disp * (uint64_t)(w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : w->disp_units[a->target]);
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        offset = (uint64_t)a->disp;
+    if (h.nbytes == 0) {
+        h.offset = offset;
+    } else if (a->tdt->contig) {
+        h.offset = offset + (uint64_t)a->tdt->true_lb;
+    } else {
+        h.offset = offset;
+        if (tide_datatype_foreach(a->tdt, (size_t)a->tcount, (void *)LAYOUT_ORIGIN, collect_piece, &pc) != 0)
+            goto nomem;
+        h.npieces = (uint32_t)pc.n;
+    }
+    if (a->kind == TIDE_RMA_ACC || a->kind == TIDE_RMA_GACC) {
+        h.op = a->op->handle;
+        int base = 0;
+        size_t nb;
+        if (tide_datatype_base(a->tdt, &base, &nb))
+            h.base = base;
+    }
+    const unsigned char *compare = NULL;
+    size_t elem = 0;
+    if (a->kind == TIDE_RMA_PUT || a->kind == TIDE_RMA_ACC || a->kind == TIDE_RMA_GACC)
+        h.payload = (uint64_t)a->ocount * a->odt->size;
+    if (a->kind == TIDE_RMA_CAS) {
+        elem = a->odt->size;
+        h.elem = (uint16_t)elem;
+        h.payload = 2 * elem;
+        compare = a->compare;
+    }
+    if (tide_rma_epoch_of(w, a->target) == TIDE_RMA_EPOCH_FENCE)
+        h.flags |= TIDE_RMA_F_FENCE;
+    if (h.flags & TIDE_RMA_F_FENCE)
+        w->fence_sent[a->target]++;
+    w->peers[a->target].inflight++;
+    w->peers[a->target].dirty = true;
+    op->pending = 1; /* held until everything is started */
+
+    /* fetched data first: its receive is posted before the request goes */
+    int rc = MPI_SUCCESS;
+    if (a->kind == TIDE_RMA_GET)
+        rc = start_recv(op, a->origin ? (void *)a->origin : NULL, a->ocount, a->odt);
+    else if (a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS)
+        rc = start_recv(op, a->result, a->rcount, a->rdt);
+
+    size_t pb = (size_t)h.npieces * sizeof(struct tide_rma_piece);
+    if (rc == MPI_SUCCESS && pb + h.payload <= TIDE_RMA_INLINE_MAX) {
+        h.flags |= TIDE_RMA_F_INLINE;
+        size_t len = sizeof h + pb + h.payload;
+        unsigned char *m = malloc(len);
+        if (!m) {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        } else {
+            memcpy(m, &h, sizeof h);
+            if (pb)
+                memcpy(m + sizeof h, pc.p, pb);
+            unsigned char *d = m + sizeof h + pb;
+            if (a->kind == TIDE_RMA_CAS) {
+                memcpy(d, a->origin, elem);
+                memcpy(d + elem, compare, elem);
+            } else if (h.payload) {
+                struct tide_convertor cv;
+                tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
+                tide_conv_pack(&cv, d, h.payload);
+            }
+            op->buf = m;
+            rc = start_send(op, m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
+        }
+    } else if (rc == MPI_SUCCESS) {
+        struct tide_rma_hdr *m = malloc(sizeof *m);
+        if (!m) {
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        } else {
+            *m = h;
+            op->buf = m;
+            op->pieces = pc.p;
+            pc.p = NULL;
+            rc = start_send(op, m, (MPI_Count)sizeof *m, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
+            if (rc == MPI_SUCCESS && pb)
+                rc = start_send(op, op->pieces, (MPI_Count)pb, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_DATA);
+            if (rc == MPI_SUCCESS && h.payload)
+                rc = start_send(op, a->origin, a->ocount, a->odt, TIDE_RMA_TAG_DATA);
+        }
+    }
+    free(pc.p);
+    if (rc != MPI_SUCCESS && op->error == MPI_SUCCESS)
+        op->error = rc;
+    if (--op->pending == 0)
+        op_done(op);
+    return rc;
+
+nomem:
+    free(pc.p);
+    free(op);
+    if (user) {
+        user->error = MPI_ERR_NO_MEM;
+        tide_request_complete(user);
+    }
+    return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+}
+
+struct local_wait {
+    struct tide_win *w;
+    int r;
+};
+
+static bool locally_done(void *arg)
+{
+    struct local_wait *lw = arg;
+    if (lw->r >= 0)
+        return lw->w->peers[lw->r].inflight == 0;
+    for (int i = 0; i < lw->w->size; i++)
+        if (lw->w->peers[i].inflight)
+            return false;
+    return true;
+}
+
+int tide_rma_wait_local(struct tide_win *w, int r)
+{
+    struct local_wait lw = {w, r};
+    if (!locally_done(&lw))
+        tide_progress_until(locally_done, &lw);
+    return MPI_SUCCESS;
+}
+
+static bool acked(void *arg)
+{
+    struct local_wait *lw = arg;
+    return lw->w->peers[lw->r].acks >= lw->w->peers[lw->r].acks_wanted;
+}
+
+void tide_rma_wait_acks(struct tide_win *w, int r)
+{
+    struct local_wait lw = {w, r};
+    if (!acked(&lw))
+        tide_progress_until(acked, &lw);
+}
+
+int tide_rma_take_error(struct tide_win *w)
+{
+    int e = w->error;
+    w->error = MPI_SUCCESS;
+    return e;
+}
