@@ -15,6 +15,7 @@ int tide_rma_init(void)
 
 void tide_rma_finalize(void)
 {
+    tide_rma_thread_stop();
     while (tide_rma_windows) {
         struct tide_win *w = tide_rma_windows;
         w->freeing = true;

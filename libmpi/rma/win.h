@@ -193,6 +193,11 @@ int tide_rma_take_error(struct tide_win *w);
 enum { TIDE_RMA_EPOCH_NONE = 0, TIDE_RMA_EPOCH_FENCE, TIDE_RMA_EPOCH_PSCW, TIDE_RMA_EPOCH_PASSIVE };
 int tide_rma_epoch_of(struct tide_win *w, int r);
 
+/* The optional progress thread (rma_thread.c): started with the first
+ * window when the parameter rma_progress_thread is 1; stopped at finalize. */
+void tide_rma_thread_start(void);
+void tide_rma_thread_stop(void);
+
 /* Module start/stop (runtime/modules.c). */
 int tide_rma_init(void);
 void tide_rma_finalize(void);

@@ -151,6 +151,7 @@ int tide_win_setup(struct tide_comm *c, int flavor, void *base, MPI_Aint size, i
     w->next = tide_rma_windows;
     tide_rma_windows = w;
     tide_progress_register(tide_rma_progress);
+    tide_rma_thread_start();
     *out = w;
     return MPI_SUCCESS;
 }
