@@ -131,6 +131,14 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
             tide_request_complete(user);
         return MPI_SUCCESS;
     }
+    if (w->direct) {
+        int drc = tide_rma_direct_issue(w, a);
+        if (user) {
+            user->error = drc;
+            tide_request_complete(user);
+        }
+        return drc;
+    }
     struct tide_rma_opreq *op = calloc(1, sizeof *op);
     struct tide_rma_hdr h = {0};
     struct collect pc = {.origin = LAYOUT_ORIGIN};
@@ -177,7 +185,8 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
     if (h.flags & TIDE_RMA_F_FENCE)
         w->fence_sent[a->target]++;
     w->peers[a->target].inflight++;
-    w->peers[a->target].dirty = true;
+    if (a->kind == TIDE_RMA_PUT || a->kind == TIDE_RMA_ACC)
+        w->peers[a->target].dirty = true; /* fetching kinds are done when their answer is in */
     op->pending = 1; /* held until everything is started */
 
     /* fetched data first: its receive is posted before the request goes */

@@ -98,7 +98,13 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC, "%s: a %s epoch is open on the window", fn,
                             w->start_group || w->post_group ? "PSCW" : "passive-target (lock)");
     rc = tide_rma_wait_local(w, -1);
-    if (!(assert & MPI_MODE_NOPRECEDE)) {
+    if (w->direct) {
+        /* operations were done by their origins: once every process is
+         * here, the epoch's accesses are over everywhere */
+        atomic_thread_fence(memory_order_seq_cst);
+        rc = tide_coll_barrier(w->comm);
+        atomic_thread_fence(memory_order_seq_cst);
+    } else if (!(assert & MPI_MODE_NOPRECEDE)) {
         int n = w->size;
         uint32_t *sum = malloc((size_t)n * sizeof *sum);
         if (!sum)
@@ -222,6 +228,7 @@ int PMPI_Win_complete(MPI_Win win)
     int rc = MPI_SUCCESS;
     for (int i = 0; i < w->start_group->size; i++)
         tide_rma_wait_local(w, w->start_ranks[i]);
+    atomic_thread_fence(memory_order_seq_cst);
     for (int i = 0; rc == MPI_SUCCESS && i < w->start_group->size; i++)
         rc = tide_rma_send_marker(w, w->start_ranks[i], TIDE_RMA_COMPLETE, 0);
     tide_group_release(w->start_group);
@@ -298,8 +305,14 @@ static int ask_lock(struct tide_win *w, int r, int type, bool nocheck)
 {
     w->peers[r].held = type;
     w->peers[r].nocheck = nocheck;
-    w->peers[r].want_grant = !nocheck;
-    return nocheck ? MPI_SUCCESS : tide_rma_send_marker(w, r, TIDE_RMA_LOCK, type);
+    w->peers[r].want_grant = !nocheck && !w->direct;
+    if (nocheck)
+        return MPI_SUCCESS;
+    if (w->direct) {
+        tide_rma_direct_lock(w, r, type);
+        return MPI_SUCCESS;
+    }
+    return tide_rma_send_marker(w, r, TIDE_RMA_LOCK, type);
 }
 
 static void take_grants(struct tide_win *w)
@@ -361,6 +374,12 @@ TIDE_ALIAS(MPI_Win_lock)
 static int release(struct tide_win *w, int r)
 {
     struct tide_rma_origin_state *o = &w->peers[r];
+    if (w->direct) {
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!o->nocheck)
+            tide_rma_direct_unlock(w, r, o->held);
+        return MPI_SUCCESS;
+    }
     int rc = tide_rma_send_marker(w, r, o->nocheck ? TIDE_RMA_FLUSH : TIDE_RMA_UNLOCK, 0);
     if (rc == MPI_SUCCESS)
         o->acks_wanted++;
@@ -462,7 +481,9 @@ static int passive_to(struct tide_win *w, int rank, const char *fn)
 static int flush_start(struct tide_win *w, int r)
 {
     struct tide_rma_origin_state *o = &w->peers[r];
-    if (!o->dirty)
+    if (w->direct)
+        atomic_thread_fence(memory_order_seq_cst);
+    if (!o->dirty || w->direct)
         return MPI_SUCCESS;
     int rc = tide_rma_send_marker(w, r, TIDE_RMA_FLUSH, 0);
     if (rc == MPI_SUCCESS)

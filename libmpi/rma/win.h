@@ -98,6 +98,9 @@ struct tide_win {
     void *shm_base;                /* mapping of the shared segment (shared) */
     size_t shm_len;
     MPI_Aint *shm_offsets;         /* shared: each rank's part in the mapping */
+    bool direct;                   /* every rank's memory is mapped here: operations are loads and stores (rma_direct.c) */
+    unsigned char **peer_base;     /* direct: each rank's window memory in this mapping */
+    uint64_t *ctl;                 /* direct: TIDE_RMA_CTL_WORDS words per rank (lock word, accumulate lock) */
     /* dynamic windows */
     struct tide_rma_region *regions;
     int nregions, cap_regions;
@@ -192,6 +195,12 @@ int tide_rma_take_error(struct tide_win *w);
  * first, then PSCW, then fence; NONE if there is none. */
 enum { TIDE_RMA_EPOCH_NONE = 0, TIDE_RMA_EPOCH_FENCE, TIDE_RMA_EPOCH_PSCW, TIDE_RMA_EPOCH_PASSIVE };
 int tide_rma_epoch_of(struct tide_win *w, int r);
+
+/* Windows in shared memory (rma_direct.c). */
+#define TIDE_RMA_CTL_WORDS 8 /* one cache line per rank */
+int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a);
+void tide_rma_direct_lock(struct tide_win *w, int r, int type);
+void tide_rma_direct_unlock(struct tide_win *w, int r, int type);
 
 /* The optional progress thread (rma_thread.c): started with the first
  * window when the parameter rma_progress_thread is 1; stopped at finalize. */

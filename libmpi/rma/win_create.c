@@ -16,6 +16,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/proc.h"
+#include "params.h"
 
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -27,6 +28,11 @@
 #include <unistd.h>
 
 struct tide_win *tide_rma_windows;
+
+static bool all_on_this_node(struct tide_comm *c);
+static int make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs);
+static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void **map_out, size_t *len_out,
+                      MPI_Aint **offs_out, const char *fn);
 
 struct tide_win *tide_win_get(MPI_Win h)
 {
@@ -70,6 +76,7 @@ void tide_win_destroy(struct tide_win *w)
     free(w->sizes);
     free(w->disp_units);
     free(w->shm_offsets);
+    free(w->peer_base);
     free(w->regions);
     free(w->peers);
     free(w->fence_sent);
@@ -203,6 +210,36 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
         return rc;
     if (!baseptr)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: baseptr must not be NULL", fn);
+    /* all on this node: the memory is one shared segment, and operations
+     * are loads and stores (rma_shm=0 keeps it private) */
+    uint64_t local = c->size > 1 && tide_config_int("rma_shm") != 0 && all_on_this_node(c) ? 1 : 0;
+    rc = tide_exchange_allreduce_and(c, &local, 1);
+    if (rc != MPI_SUCCESS)
+        return tide_raise_comm(c, rc);
+    if (local) {
+        void *base = NULL, *map = NULL;
+        size_t len = 0;
+        MPI_Aint *offs = NULL;
+        rc = map_shared(c, size, &base, &map, &len, &offs, fn);
+        if (rc == MPI_SUCCESS) {
+            struct tide_win *sw;
+            rc = tide_win_setup(c, MPI_WIN_FLAVOR_ALLOCATE, base, size, disp_unit, info, &sw, fn);
+            if (rc != MPI_SUCCESS) {
+                munmap(map, len);
+                free(offs);
+                return tide_raise_comm(c, rc);
+            }
+            if (make_direct(sw, map, len, offs) != MPI_SUCCESS) {
+                sw->shm_base = map;
+                sw->shm_len = len;
+                sw->shm_offsets = offs;
+            }
+            *(void **)baseptr = base;
+            *win = sw->handle;
+            return MPI_SUCCESS;
+        }
+        /* no segment: private memory, operations as messages */
+    }
     void *mem = NULL;
     if (size > 0 && posix_memalign(&mem, 64, (size_t)size) != 0)
         mem = NULL;
@@ -260,7 +297,8 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void 
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     int rc = tide_exchange_allgather(c, &mine, sizeof mine, sizes);
-    size_t total = 0;
+    /* the control lines (locks) first, then each rank's part */
+    size_t total = (size_t)n * TIDE_RMA_CTL_WORDS * sizeof(uint64_t);
     for (int i = 0; i < n; i++) {
         offs[i] = (MPI_Aint)total;
         total += ((size_t)sizes[i] + 63) & ~(size_t)63;
@@ -315,6 +353,22 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void 
     return MPI_SUCCESS;
 }
 
+/* Make w direct over the mapping map (each rank's part at offs[r]). */
+static int make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs)
+{
+    w->shm_base = map;
+    w->shm_len = len;
+    w->shm_offsets = offs;
+    w->peer_base = calloc((size_t)w->size, sizeof *w->peer_base);
+    if (!w->peer_base)
+        return MPI_ERR_NO_MEM;
+    for (int r = 0; r < w->size; r++)
+        w->peer_base[r] = (unsigned char *)map + offs[r];
+    w->ctl = map;
+    w->direct = true;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     TIDE_API_ENTER();
@@ -346,9 +400,12 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
         free(offs);
         return tide_raise_comm(c, rc);
     }
-    w->shm_base = map;
-    w->shm_len = len;
-    w->shm_offsets = offs;
+    if (make_direct(w, map, len, offs) != MPI_SUCCESS) {
+        /* only this rank's view: its operations go as messages */
+        w->shm_base = map;
+        w->shm_len = len;
+        w->shm_offsets = offs;
+    }
     *(void **)baseptr = base;
     *win = w->handle;
     return MPI_SUCCESS;
