@@ -11,8 +11,8 @@ if [ -n "$LSAN_OPTIONS" ]; then
 else
     LEAK_ARGS="500 100 6 9"
 fi
-tcase leaks.spawn-disconnect-cycles -t 120 -out "^flat" -- \
+tcase leaks.spawn-disconnect-cycles -t 240 -out "^flat" -- \
     $MPIEXEC -n 1 $TB/dpm_spawn_cycles $LEAK_ARGS
 # children on the other simulated node: two daemons take part
-tcase leaks.spawn-disconnect-cycles.sim-nodes -t 120 -out "^flat" -- \
+tcase leaks.spawn-disconnect-cycles.sim-nodes -t 240 -out "^flat" -- \
     env TIDE_SIM_NODES=2 $MPIEXEC -n 1 $TB/dpm_spawn_cycles $LEAK_ARGS
