@@ -21,7 +21,8 @@
  *           an MPI_Win_create window over malloc'ed memory
  * Sizes: minbytes (8), then powers of 4 from 16 up to maxbytes (1 MiB).
  * Prints "name size value" lines; for fence the size is the rank count,
- * for lock_unlock and pscw it is 0.
+ * for lock_unlock and pscw it is 0. After each group, a "#done GROUP"
+ * line, so that a runner can tell where a failing run stopped.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -282,6 +283,10 @@ int main(int argc, char **argv)
         } else if (rank == 0)
             fprintf(stderr, "rma: unknown group %s\n", g);
         MPI_Win_free(&win);
+        if (rank == 0) {
+            printf("#done %s\n", g);
+            fflush(stdout);
+        }
         if (create)
             free(mem);
     }
