@@ -13,7 +13,8 @@
  *   bw      put_bw, get_bw: 64 ops then MPI_Win_flush, lock_all epoch (MB/s)
  *   atomic  acc_rate (MPI_Accumulate MPI_SUM doubles, 8 B and 1 KiB) and
  *           fop_rate (MPI_Fetch_and_op MPI_SUM long): 64 ops then flush
- *           (Mop/s); fop_lat, cas_lat (MPI_Compare_and_swap): op + flush (us)
+ *           (Mop/s); fop_lat, cas_lat (MPI_Compare_and_swap): op + flush (us);
+ *           aborts if the fetch_and_op counter misses increments
  *   sync    lock_unlock: MPI_Win_lock + unlock, no op; pscw: post/start/
  *           complete/wait, no op; fence: MPI_Win_fence, no op (us)
  *   fence   fence only (for runs with more than 2 ranks)
@@ -24,12 +25,15 @@
  * for lock_unlock and pscw it is 0. After each group, a "#done GROUP"
  * line, so that a runner can tell where a failing run stopped.
  */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign, strdup */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WINDOW 64
+#define FOP_DISP 2048 /* fetch_and_op counter in the window (bytes) */
+#define CAS_DISP 2056 /* compare_and_swap word */
 
 enum kind {
     PUT_LOCK, GET_LOCK, PUT_FLUSH, GET_FLUSH, PUT_BW, GET_BW,
@@ -40,6 +44,7 @@ static int rank, nranks;
 static MPI_Win win;
 static char *lbuf;           /* origin buffer */
 static long res[WINDOW];     /* fetch results */
+static long fops;            /* fetch_and_op calls made so far */
 static MPI_Group origin_grp, target_grp;
 static double budget = 0.05;
 
@@ -98,20 +103,22 @@ static void run(enum kind k, long n, long iters)
             break;
         case FOP_RATE:
             if (rank == 0) {
+                fops += WINDOW;
                 for (int w = 0; w < WINDOW; w++)
-                    MPI_Fetch_and_op(&one, &res[w], MPI_LONG, 1, 0, MPI_SUM, win);
+                    MPI_Fetch_and_op(&one, &res[w], MPI_LONG, 1, FOP_DISP, MPI_SUM, win);
                 MPI_Win_flush(1, win);
             }
             break;
         case FOP_LAT:
             if (rank == 0) {
-                MPI_Fetch_and_op(&one, &res[0], MPI_LONG, 1, 0, MPI_SUM, win);
+                fops++;
+                MPI_Fetch_and_op(&one, &res[0], MPI_LONG, 1, FOP_DISP, MPI_SUM, win);
                 MPI_Win_flush(1, win);
             }
             break;
         case CAS_LAT:
             if (rank == 0) {
-                MPI_Compare_and_swap(&one, &cmp, &res[0], MPI_LONG, 1, 0, win);
+                MPI_Compare_and_swap(&one, &cmp, &res[0], MPI_LONG, 1, CAS_DISP, win);
                 MPI_Win_flush(1, win);
             }
             break;
@@ -214,6 +221,15 @@ static void group_atomic(void)
     out("acc_rate", "", 1024, WINDOW / measure(ACC_RATE, 1024) / 1e6);
     out("fop_rate", "", 8, WINDOW / measure(FOP_RATE, 8) / 1e6);
     out("fop_lat", "", 8, measure(FOP_LAT, 8) * 1e6);
+    if (rank == 0) { /* every increment must have landed */
+        long now = -1;
+        MPI_Fetch_and_op(NULL, &now, MPI_LONG, 1, FOP_DISP, MPI_NO_OP, win);
+        MPI_Win_flush(1, win);
+        if (now != fops) {
+            fprintf(stderr, "rma: fetch_and_op counter is %ld, expected %ld\n", now, fops);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     out("cas_lat", "", 8, measure(CAS_LAT, 8) * 1e6);
     MPI_Win_unlock_all(win);
 }
