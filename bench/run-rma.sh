@@ -15,6 +15,10 @@
 # MAXB (1048576), FENCE_NPROCS (4; empty to skip), RMA_BENCH_SECONDS (0.03:
 # timed loop per figure), RMA_TIMEOUT (120 s per launch),
 # TIDE_EXTRA / OMPI_EXTRA / MPICH_EXTRA (extra launcher options).
+# Open MPI 4.1's default one-sided component on one node (osc/rdma over the
+# vader BTL) crashes in MPI_Compare_and_swap, so its cas_lat shows n/a;
+# OMPI_EXTRA="--mca osc sm,pt2pt" gives every figure (shared-memory windows
+# for MPI_Win_allocate, messages for MPI_Win_create).
 . "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-3}
 RMA_GROUPS=${*:-${RMA_GROUPS:-lat,bw,sync,create,atomic}}
