@@ -13,7 +13,7 @@
 # loses the figures it could not give (shown as n/a).
 # Environment: RUNS (3), RMA_GROUPS (lat,bw,sync,create,atomic), MINB (8),
 # MAXB (1048576), FENCE_NPROCS (4; empty to skip), RMA_BENCH_SECONDS (0.03:
-# timed loop per figure), RMA_TIMEOUT (120 s per launch),
+# timed loop per figure), RMA_TIMEOUT (60 s per launch),
 # TIDE_EXTRA / OMPI_EXTRA / MPICH_EXTRA (extra launcher options).
 # Open MPI 4.1's default one-sided component on one node (osc/rdma over the
 # vader BTL) crashes in MPI_Compare_and_swap, so its cas_lat shows n/a;
@@ -26,7 +26,7 @@ RMA_GROUPS=$(echo $RMA_GROUPS | tr ' ' ,)
 MINB=${MINB:-8}
 MAXB=${MAXB:-1048576}
 FENCE_NPROCS=${FENCE_NPROCS-4}
-RMA_TIMEOUT=${RMA_TIMEOUT:-120}
+RMA_TIMEOUT=${RMA_TIMEOUT:-60}
 export RMA_BENCH_SECONDS=${RMA_BENCH_SECONDS:-0.03}
 bench_build "$BENCH_DIR/rma.c"
 
@@ -59,7 +59,7 @@ launch_groups() {
 }
 
 rm -f "$OUT"/rma.*.[0-9]*
-echo "cores: $(nproc 2>/dev/null || echo ?); runs: $RUNS; implementations: $IMPLS"
+echo "cores: $(nproc 2>/dev/null || echo ?); load: $(cut -d" " -f1-3 /proc/loadavg 2>/dev/null); runs: $RUNS; implementations: $IMPLS"
 i=0
 while [ $i -lt $RUNS ]; do
     for impl in $IMPLS; do
