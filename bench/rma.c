@@ -2,9 +2,10 @@
  * rma.c: one-sided (RMA) communication costs between ranks 0 (origin) and
  * 1 (target) on MPI_Win_allocate windows (MPI_Win_create for the "create"
  * group), in the manner of osu_put_latency / osu_get_bw / osu_acc_latency:
- * for each measure, a probe sized so that the timed loop lasts about
- * RMA_BENCH_SECONDS (0.05), agreed by all ranks, then the timed loop on
- * rank 0. Plain MPI, so it builds with any implementation.
+ * for each measure, a probe sized so that the timed loops last about
+ * RMA_BENCH_SECONDS (0.05) in all, agreed by all ranks, then 5 timed loops
+ * on rank 0, of which the median counts. Plain MPI, so it builds with any
+ * implementation.
  *
  * usage: rma GROUPS [minbytes [maxbytes]]
  *   GROUPS: comma-separated list of
@@ -144,7 +145,17 @@ static void run(enum kind k, long n, long iters)
     }
 }
 
-/* seconds per call of run(k, n, 1), as timed on rank 0 */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* seconds per call of run(k, n, 1), as timed on rank 0: the median of
+ * CHUNKS timed loops lasting budget in all (the median rather than the
+ * mean, so a rank descheduled for a while on a busy machine spoils one
+ * chunk, not the figure) */
+#define CHUNKS 5
 static double measure(enum kind k, long n)
 {
     long iters = 1;
@@ -162,17 +173,21 @@ static double measure(enum kind k, long n)
     double per = t / iters;
     if (t > budget / 2)
         return per; /* slow: the probe is the measurement */
-    long want = (long)(budget / (per > 1e-9 ? per : 1e-9));
-    if (want < 4)
-        want = 4;
-    if (want > 1 << 22)
-        want = 1 << 22;
+    long want = (long)(budget / CHUNKS / (per > 1e-9 ? per : 1e-9));
+    if (want < 2)
+        want = 2;
+    if (want > 1 << 20)
+        want = 1 << 20;
+    double chunk[CHUNKS];
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    run(k, n, want);
-    t = MPI_Wtime() - t0;
+    for (int c = 0; c < CHUNKS; c++) {
+        double t0 = MPI_Wtime();
+        run(k, n, want);
+        chunk[c] = (MPI_Wtime() - t0) / want;
+    }
     MPI_Barrier(MPI_COMM_WORLD);
-    return t / want;
+    qsort(chunk, CHUNKS, sizeof chunk[0], cmp_double);
+    return chunk[CHUNKS / 2];
 }
 
 static void out(const char *name, const char *suffix, long n, double v)
