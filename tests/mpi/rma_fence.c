@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     acc[0] = rank == 0 ? 1 : 0;
     int steps = 200;
     CHECK_OK(MPI_Win_fence(0, win));
+    int nv = 0; /* the origin buffer lives until the closing fence */
     for (int s = 0; s < steps; s++) {
         int holder = s % size;
         int v = acc[0];
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Win_fence(0, win));
         if (rank == holder) {
             CHECK(v == s + 1, "step %d: token %d", s, v);
-            int nv = v + 1;
+            nv = v + 1;
             CHECK_OK(MPI_Put(&nv, 1, MPI_INT, (holder + 1) % size, 0, 1, MPI_INT, win));
         }
         CHECK_OK(MPI_Win_fence(0, win));

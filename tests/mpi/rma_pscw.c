@@ -102,12 +102,15 @@ int main(int argc, char **argv)
     /* rank 0 only accesses everyone else; they only expose to it */
     if (rank == 0) {
         if (size > 1) {
+            /* origin buffers stay untouched until MPI_Win_complete */
+            int *vs = malloc(sizeof(int) * size);
             CHECK_OK(MPI_Win_start(others, 0, win));
             for (int r = 1; r < size; r++) {
-                int v = 5000 + r;
-                CHECK_OK(MPI_Put(&v, 1, MPI_INT, r, 3, 1, MPI_INT, win));
+                vs[r] = 5000 + r;
+                CHECK_OK(MPI_Put(&vs[r], 1, MPI_INT, r, 3, 1, MPI_INT, win));
             }
             CHECK_OK(MPI_Win_complete(win));
+            free(vs);
         }
     } else {
         int zero = 0;
@@ -148,13 +151,15 @@ int main(int argc, char **argv)
      * post from rank 0 that belongs to its next access epoch; that post
      * must neither satisfy nor block the current one (MPI-3.1 11.5.2).
      * MPICH 4.0.2 (ch4) hangs here; Open MPI 4.1 passes. */
+    int *vs = malloc(sizeof(int) * size);
     CHECK_OK(MPI_Win_post(world_group, 0, win));
     CHECK_OK(MPI_Win_start(world_group, 0, win));
     for (int t = 0; t < size; t++) {
-        int v = rank * size + t;
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, t, 4 + rank, 1, MPI_INT, win));
+        vs[t] = rank * size + t;
+        CHECK_OK(MPI_Put(&vs[t], 1, MPI_INT, t, 4 + rank, 1, MPI_INT, win));
     }
     CHECK_OK(MPI_Win_complete(win));
+    free(vs);
     CHECK_OK(MPI_Win_wait(win));
     for (int o = 0; o < size; o++)
         CHECK(buf[4 + o] == o * size + rank, "all-to-all from %d: %d", o, buf[4 + o]);
