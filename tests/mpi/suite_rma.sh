@@ -1,0 +1,20 @@
+# suite_rma.sh: one-sided communication (MPI-3.1 chapter 11): windows,
+# fence, post/start/complete/wait, locks, atomics, dynamic and shared
+# windows, derived datatypes and error classes, at 1 to 8 ranks (and 16
+# for the counters), over TCP only and across simulated nodes.
+
+for p in basic fence pscw lock atomics dynamic shared dtype errors; do
+    for n in 1 2 4 8; do
+        tcase rma.$p.$n -t 120 -out "rma_$p: ok" -- $MPIEXEC -n $n $TB/rma_$p
+    done
+done
+tcase rma.lock.16 -t 120 -out "rma_lock: ok" -- $MPIEXEC -n 16 $TB/rma_lock
+tcase rma.atomics.16 -t 120 -out "rma_atomics: ok" -- $MPIEXEC -n 16 $TB/rma_atomics
+tcase rma.singleton -t 60 -out "rma_basic: ok" -- $TB/rma_basic
+
+for p in fence pscw lock atomics dynamic dtype errors; do
+    tcase rma.tcp.$p -t 120 -out "rma_$p: ok" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 4 $TB/rma_$p
+done
+for p in fence lock atomics shared; do
+    tcase rma.nodes.$p -t 120 -out "rma_$p: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/rma_$p
+done
