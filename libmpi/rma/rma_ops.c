@@ -292,8 +292,11 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     struct tide_datatype *dt = tide_datatype_get(datatype);
     if (!dt || !dt->predefined)
         return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be a predefined type (argument datatype)", fn);
-    if (dt->size > 64)
-        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype is not an integer, logical or byte type", fn);
+    /* integer, logical, byte and multi-language types: those the bitwise
+     * or logical ops take */
+    bool logical = datatype == MPI_C_BOOL || datatype == MPI_LOGICAL || datatype == MPI_CXX_BOOL;
+    if (!logical && tide_op_check(tide_op_get(MPI_BAND), dt, fn) != MPI_SUCCESS)
+        return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be an integer, logical or byte type", fn);
     if (!origin_addr || !compare_addr || !result_addr)
         return TIDE_ERR_WIN(w, MPI_ERR_BUFFER, "%s: origin_addr, compare_addr and result_addr must not be NULL", fn);
     struct tide_rma_args a = {.kind = TIDE_RMA_CAS, .origin = origin_addr, .ocount = 1, .odt = dt,

@@ -31,8 +31,8 @@ struct tide_win *tide_rma_windows;
 
 static bool all_on_this_node(struct tide_comm *c);
 static int make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs);
-static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void **map_out, size_t *len_out,
-                      MPI_Aint **offs_out, const char *fn);
+static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **base_out, void **map_out,
+                      size_t *len_out, MPI_Aint **offs_out, const char *fn);
 
 struct tide_win *tide_win_get(MPI_Win h)
 {
@@ -220,7 +220,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
         void *base = NULL, *map = NULL;
         size_t len = 0;
         MPI_Aint *offs = NULL;
-        rc = map_shared(c, size, &base, &map, &len, &offs, fn);
+        rc = map_shared(c, size, false, &base, &map, &len, &offs, fn);
         if (rc == MPI_SUCCESS) {
             struct tide_win *sw;
             rc = tide_win_setup(c, MPI_WIN_FLAVOR_ALLOCATE, base, size, disp_unit, info, &sw, fn);
@@ -282,11 +282,10 @@ static bool all_on_this_node(struct tide_comm *c)
 }
 
 /* rank 0 makes the segment (a file in the session directory, pages taken
- * now), everyone maps it; each rank's part starts on a 64-byte boundary
- * after the previous one's (contiguous unless alloc_shared_noncontig,
- * which needs nothing different here) */
-static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void **map_out, size_t *len_out,
-                      MPI_Aint **offs_out, const char *fn)
+ * now), everyone maps it: the control lines, then each rank's part right
+ * after the previous one's (contig) or on the next 64-byte boundary */
+static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **base_out, void **map_out,
+                      size_t *len_out, MPI_Aint **offs_out, const char *fn)
 {
     int n = c->size;
     int64_t mine = size, *sizes = calloc((size_t)n, sizeof *sizes);
@@ -301,7 +300,7 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, void **base_out, void 
     size_t total = (size_t)n * TIDE_RMA_CTL_WORDS * sizeof(uint64_t);
     for (int i = 0; i < n; i++) {
         offs[i] = (MPI_Aint)total;
-        total += ((size_t)sizes[i] + 63) & ~(size_t)63;
+        total += contig ? (size_t)sizes[i] : ((size_t)sizes[i] + 63) & ~(size_t)63;
     }
     offs[n] = (MPI_Aint)total;
     size_t len = total ? total : 64;
@@ -390,7 +389,10 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     void *base = NULL, *map = NULL;
     size_t len = 0;
     MPI_Aint *offs = NULL;
-    rc = map_shared(c, size, &base, &map, &len, &offs, fn);
+    /* contiguous (each part right after the previous one) unless the
+     * hint alloc_shared_noncontig lets each start on a 64-byte boundary */
+    bool noncontig = tide_info_lookup_bool(tide_info_get(info), "alloc_shared_noncontig", false);
+    rc = map_shared(c, size, !noncontig, &base, &map, &len, &offs, fn);
     if (rc != MPI_SUCCESS)
         return tide_raise_comm(c, rc);
     struct tide_win *w;
