@@ -30,7 +30,8 @@ struct tide_rma_pending {
     struct tide_rma_pending *next;
     struct tide_rma_hdr h;
     struct tide_rma_piece *pieces; /* npieces of them (owned) */
-    unsigned char *payload;        /* h.payload bytes (owned) */
+    unsigned char *payload;        /* h.payload bytes (owned), or NULL when received in place */
+    bool in_place;                 /* a put's data was received straight into the window */
     struct tide_request *rp, *rd;  /* receives of the pieces and the payload */
 };
 
@@ -39,6 +40,8 @@ struct tide_rma_lockwait {
     int origin;
     int type;
 };
+
+static unsigned char *target_addr(struct tide_win *w, uint64_t offset, int64_t off, uint64_t len);
 
 static struct tide_datatype *byte_type(void)
 {
@@ -188,11 +191,18 @@ static void arrived(struct tide_win *w, int src, const unsigned char *msg, size_
     memcpy(&p->h, msg, sizeof p->h);
     size_t np = p->h.npieces, pb = np * sizeof(struct tide_rma_piece);
     bool bad = np > (SIZE_MAX / 2) / sizeof(struct tide_rma_piece) || p->h.payload > (uint64_t)SIZE_MAX / 2;
+    /* a large put to one run of the window, in an epoch begun here: its
+     * data goes straight to its place (puts are not ordered with other
+     * operations, and conflicting ones are erroneous) */
+    unsigned char *place = NULL;
+    if (!bad && p->h.kind == TIDE_RMA_PUT && !(p->h.flags & TIDE_RMA_F_INLINE) && np == 0 &&
+        p->h.payload == p->h.nbytes && p->h.epoch <= w->fence_epoch)
+        place = target_addr(w, p->h.offset, 0, p->h.nbytes);
     if (!bad && np)
         p->pieces = malloc(pb);
-    if (!bad && p->h.payload)
+    if (!bad && p->h.payload && !place)
         p->payload = malloc(p->h.payload);
-    if (bad || (np && !p->pieces) || (p->h.payload && !p->payload)) {
+    if (bad || (np && !p->pieces) || (p->h.payload && !p->payload && !place)) {
         w->error = tide_err(MPI_ERR_NO_MEM, "no memory for a one-sided operation of %llu bytes from rank %d",
                             (unsigned long long)p->h.payload, src);
         /* still take its data off the channel so the next ones line up */
@@ -213,9 +223,10 @@ static void arrived(struct tide_win *w, int src, const unsigned char *msg, size_
         if (np && tide_irecv(p->pieces, (MPI_Count)pb, byte_type(), src, TIDE_RMA_TAG_DATA, w->comm, win_ctx(w),
                              &p->rp) != MPI_SUCCESS)
             p->h.kind = 0;
+        p->in_place = place != NULL;
         if (p->h.kind && p->h.payload &&
-            tide_irecv(p->payload, (MPI_Count)p->h.payload, byte_type(), src, TIDE_RMA_TAG_DATA, w->comm, win_ctx(w),
-                       &p->rd) != MPI_SUCCESS)
+            tide_irecv(place ? place : p->payload, (MPI_Count)p->h.payload, byte_type(), src, TIDE_RMA_TAG_DATA,
+                       w->comm, win_ctx(w), &p->rd) != MPI_SUCCESS)
             p->h.kind = 0;
     }
     struct tide_rma_origin_state *o = &w->peers[src];
@@ -305,6 +316,13 @@ static void acc_in(unsigned char *tgt, unsigned char *s, size_t len, void *arg)
 static void reply(struct tide_win *w, int origin, struct tide_rma_pending *p, bool ok)
 {
     size_t n = p->h.nbytes;
+    if (ok && p->h.kind == TIDE_RMA_GET && p->h.npieces == 0 && n > TIDE_RMA_INLINE_MAX) {
+        /* one run of the window: sent from where it is */
+        int rc = send_bytes(w, origin, TIDE_RMA_TAG_REPLY, target_addr(w, p->h.offset, 0, n), n, false);
+        if (rc != MPI_SUCCESS && w->error == MPI_SUCCESS)
+            w->error = rc;
+        return;
+    }
     unsigned char *buf = malloc(n ? n : 1);
     if (!buf) {
         w->error = tide_err(MPI_ERR_NO_MEM, "out of memory for the answer of a one-sided operation");
@@ -365,7 +383,7 @@ static void apply(struct tide_win *w, int origin, struct tide_rma_pending *p)
         refuse(w, origin, MPI_ERR_RMA_RANGE);
     switch (h->kind) {
     case TIDE_RMA_PUT:
-        if (ok && h->payload == h->nbytes)
+        if (ok && h->payload == h->nbytes && !p->in_place)
             each_piece(w, p, p->payload, copy_in, NULL);
         break;
     case TIDE_RMA_GET:
