@@ -30,7 +30,9 @@
 struct tide_win *tide_rma_windows;
 
 static bool all_on_this_node(struct tide_comm *c);
-static int make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs);
+static void make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs);
+static int shared_window(struct tide_comm *c, int flavor, MPI_Aint size, int disp_unit, MPI_Info info, bool contig,
+                         void *baseptr, MPI_Win *win, const char *fn);
 static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **base_out, void **map_out,
                       size_t *len_out, MPI_Aint **offs_out, const char *fn);
 
@@ -217,27 +219,9 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     if (rc != MPI_SUCCESS)
         return tide_raise_comm(c, rc);
     if (local) {
-        void *base = NULL, *map = NULL;
-        size_t len = 0;
-        MPI_Aint *offs = NULL;
-        rc = map_shared(c, size, false, &base, &map, &len, &offs, fn);
-        if (rc == MPI_SUCCESS) {
-            struct tide_win *sw;
-            rc = tide_win_setup(c, MPI_WIN_FLAVOR_ALLOCATE, base, size, disp_unit, info, &sw, fn);
-            if (rc != MPI_SUCCESS) {
-                munmap(map, len);
-                free(offs);
-                return tide_raise_comm(c, rc);
-            }
-            if (make_direct(sw, map, len, offs) != MPI_SUCCESS) {
-                sw->shm_base = map;
-                sw->shm_len = len;
-                sw->shm_offsets = offs;
-            }
-            *(void **)baseptr = base;
-            *win = sw->handle;
+        rc = shared_window(c, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, false, baseptr, win, fn);
+        if (rc == MPI_SUCCESS)
             return MPI_SUCCESS;
-        }
         /* no segment: private memory, operations as messages */
     }
     void *mem = NULL;
@@ -353,18 +337,41 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
 }
 
 /* Make w direct over the mapping map (each rank's part at offs[r]). */
-static int make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs)
+static void make_direct(struct tide_win *w, void *map, size_t len, MPI_Aint *offs)
 {
     w->shm_base = map;
     w->shm_len = len;
     w->shm_offsets = offs;
     w->peer_base = calloc((size_t)w->size, sizeof *w->peer_base);
     if (!w->peer_base)
-        return MPI_ERR_NO_MEM;
+        return; /* operations then go as messages */
     for (int r = 0; r < w->size; r++)
         w->peer_base[r] = (unsigned char *)map + offs[r];
     w->ctl = map;
     w->direct = true;
+}
+
+/* A window over one shared segment (collective over c); an error code,
+ * not raised, if the segment or the window could not be made. */
+static int shared_window(struct tide_comm *c, int flavor, MPI_Aint size, int disp_unit, MPI_Info info, bool contig,
+                         void *baseptr, MPI_Win *win, const char *fn)
+{
+    void *base = NULL, *map = NULL;
+    size_t len = 0;
+    MPI_Aint *offs = NULL;
+    int rc = map_shared(c, size, contig, &base, &map, &len, &offs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct tide_win *w;
+    rc = tide_win_setup(c, flavor, base, size, disp_unit, info, &w, fn);
+    if (rc != MPI_SUCCESS) {
+        munmap(map, len);
+        free(offs);
+        return rc;
+    }
+    make_direct(w, map, len, offs);
+    *(void **)baseptr = base;
+    *win = w->handle;
     return MPI_SUCCESS;
 }
 
@@ -386,31 +393,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
         return TIDE_ERR_COMM(c, MPI_ERR_RMA_SHARED,
                              "%s: the processes of the communicator are not all on one node (split it with "
                              "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first)", fn);
-    void *base = NULL, *map = NULL;
-    size_t len = 0;
-    MPI_Aint *offs = NULL;
     /* contiguous (each part right after the previous one) unless the
      * hint alloc_shared_noncontig lets each start on a 64-byte boundary */
     bool noncontig = tide_info_lookup_bool(tide_info_get(info), "alloc_shared_noncontig", false);
-    rc = map_shared(c, size, !noncontig, &base, &map, &len, &offs, fn);
-    if (rc != MPI_SUCCESS)
-        return tide_raise_comm(c, rc);
-    struct tide_win *w;
-    rc = tide_win_setup(c, MPI_WIN_FLAVOR_SHARED, base, size, disp_unit, info, &w, fn);
-    if (rc != MPI_SUCCESS) {
-        munmap(map, len);
-        free(offs);
-        return tide_raise_comm(c, rc);
-    }
-    if (make_direct(w, map, len, offs) != MPI_SUCCESS) {
-        /* only this rank's view: its operations go as messages */
-        w->shm_base = map;
-        w->shm_len = len;
-        w->shm_offsets = offs;
-    }
-    *(void **)baseptr = base;
-    *win = w->handle;
-    return MPI_SUCCESS;
+    rc = shared_window(c, MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, !noncontig, baseptr, win, fn);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_comm(c, rc);
 }
 TIDE_ALIAS(MPI_Win_allocate_shared)
 
