@@ -375,7 +375,7 @@ static int release(struct tide_win *w, int r)
 {
     struct tide_rma_origin_state *o = &w->peers[r];
     if (w->direct) {
-        atomic_thread_fence(memory_order_seq_cst);
+        atomic_thread_fence(memory_order_release);
         if (!o->nocheck)
             tide_rma_direct_unlock(w, r, o->held);
         return MPI_SUCCESS;
@@ -481,8 +481,10 @@ static int passive_to(struct tide_win *w, int rank, const char *fn)
 static int flush_start(struct tide_win *w, int r)
 {
     struct tide_rma_origin_state *o = &w->peers[r];
+    /* direct: the stores are done, and they are seen in order with
+     * whatever tells the target about them (a release fence suffices) */
     if (w->direct)
-        atomic_thread_fence(memory_order_seq_cst);
+        atomic_thread_fence(memory_order_release);
     if (!o->dirty || w->direct)
         return MPI_SUCCESS;
     int rc = tide_rma_send_marker(w, r, TIDE_RMA_FLUSH, 0);
