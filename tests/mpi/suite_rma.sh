@@ -18,3 +18,10 @@ done
 for p in fence lock atomics shared; do
     tcase rma.nodes.$p -t 120 -out "rma_$p: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/rma_$p
 done
+# passive target while the target computes outside MPI: shared memory by
+# itself, private memory (and TCP) with the progress thread
+tcase rma.progress.shm -t 60 -out "rma_progress: ok" -- $MPIEXEC -n 4 $TB/rma_progress
+tcase rma.progress.thread -t 60 -out "rma_progress: ok" -- env TIDE_RMA_SHM=0 TIDE_RMA_PROGRESS_THREAD=1 \
+    $MPIEXEC -n 4 $TB/rma_progress
+tcase rma.progress.thread-tcp -t 60 -out "rma_progress: ok" -- env TIDE_TRANSPORTS=tcp,self TIDE_RMA_PROGRESS_THREAD=1 \
+    $MPIEXEC -n 3 $TB/rma_progress
