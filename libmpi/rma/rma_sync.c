@@ -300,6 +300,16 @@ static bool granted(void *arg)
     return true;
 }
 
+/* every acknowledgement asked for has come (as a progress condition) */
+static bool all_acked(void *arg)
+{
+    struct tide_win *w = arg;
+    for (int i = 0; i < w->size; i++)
+        if (w->peers[i].acks < w->peers[i].acks_wanted)
+            return false;
+    return true;
+}
+
 /* Ask r for the lock (already marked held) unless nocheck. */
 static int ask_lock(struct tide_win *w, int r, int type, bool nocheck)
 {
@@ -436,14 +446,6 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 }
 TIDE_ALIAS(MPI_Win_lock_all)
 
-static bool all_acked(void *arg)
-{
-    struct tide_win *w = arg;
-    for (int i = 0; i < w->size; i++)
-        if (w->peers[i].acks < w->peers[i].acks_wanted)
-            return false;
-    return true;
-}
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {

@@ -165,8 +165,10 @@ int tide_win_setup(struct tide_comm *c, int flavor, void *base, MPI_Aint size, i
     return MPI_SUCCESS;
 }
 
-static int create_checks(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *win_out, struct tide_comm **c,
-                         const char *fn)
+/* The arguments every window constructor shares; baseptr is checked
+ * when the constructor allocates (allocating is true). */
+static int create_checks(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *win_out, bool allocating,
+                         const void *baseptr, struct tide_comm **c, const char *fn)
 {
     int rc = check_comm(comm, c, fn);
     if (rc != MPI_SUCCESS)
@@ -179,6 +181,8 @@ static int create_checks(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm c
         return TIDE_ERR_COMM(*c, MPI_ERR_INFO, "%s: invalid info object (argument info)", fn);
     if (!win_out)
         return TIDE_ERR_COMM(*c, MPI_ERR_ARG, "%s: win must not be NULL", fn);
+    if (allocating && !baseptr)
+        return TIDE_ERR_COMM(*c, MPI_ERR_ARG, "%s: baseptr must not be NULL", fn);
     return MPI_SUCCESS;
 }
 
@@ -187,7 +191,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_create";
     struct tide_comm *c;
-    int rc = create_checks(size, disp_unit, info, comm, win, &c, fn);
+    int rc = create_checks(size, disp_unit, info, comm, win, false, NULL, &c, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!base && size > 0)
@@ -207,11 +211,9 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_allocate";
     struct tide_comm *c;
-    int rc = create_checks(size, disp_unit, info, comm, win, &c, fn);
+    int rc = create_checks(size, disp_unit, info, comm, win, true, baseptr, &c, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!baseptr)
-        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: baseptr must not be NULL", fn);
     /* all on this node: the memory is one shared segment, and operations
      * are loads and stores (rma_shm=0 keeps it private) */
     uint64_t local = c->size > 1 && tide_config_int("rma_shm") != 0 && all_on_this_node(c) ? 1 : 0;
@@ -380,11 +382,9 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_allocate_shared";
     struct tide_comm *c;
-    int rc = create_checks(size, disp_unit, info, comm, win, &c, fn);
+    int rc = create_checks(size, disp_unit, info, comm, win, true, baseptr, &c, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!baseptr)
-        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: baseptr must not be NULL", fn);
     uint64_t local = all_on_this_node(c) ? 1 : 0;
     rc = tide_exchange_allreduce_and(c, &local, 1);
     if (rc != MPI_SUCCESS)
@@ -442,7 +442,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_create_dynamic";
     struct tide_comm *c;
-    int rc = create_checks(0, 1, info, comm, win, &c, fn);
+    int rc = create_checks(0, 1, info, comm, win, false, NULL, &c, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     struct tide_win *w;
