@@ -104,12 +104,6 @@ static int issue(struct tide_win *w, struct tide_rma_args *a, MPI_Request *req, 
     return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, rc);
 }
 
-#define WIN_OR_FAIL(fn, h, w)                                                                              \
-    struct tide_win *w = tide_win_get(h);                                                                  \
-    if (!w)                                                                                                \
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window%s (argument win)", fn,                            \
-                        (h) == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
-
 static int put_get(int kind, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                    MPI_Request *request, const char *fn)

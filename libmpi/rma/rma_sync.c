@@ -25,12 +25,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define WIN_OR_FAIL(fn, h, w)                                                                              \
-    struct tide_win *w = tide_win_get(h);                                                                  \
-    if (!w)                                                                                                \
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window%s (argument win)", fn,                            \
-                        (h) == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
-
 static bool in_ranks(const int *ranks, int n, int r)
 {
     for (int i = 0; i < n; i++)
@@ -176,13 +170,9 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 }
 TIDE_ALIAS(MPI_Win_post)
 
-struct posts_wait {
-    struct tide_win *w;
-};
-
 static bool all_posted(void *arg)
 {
-    struct tide_win *w = ((struct posts_wait *)arg)->w;
+    struct tide_win *w = arg;
     for (int i = 0; i < w->start_group->size; i++)
         if (w->peers[w->start_ranks[i]].posts_seen == 0)
             return false;
@@ -208,9 +198,8 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         return rc;
     w->fence_active = false;
     if (!(assert & MPI_MODE_NOCHECK)) {
-        struct posts_wait pw = {w};
-        if (!all_posted(&pw))
-            tide_progress_until(all_posted, &pw);
+        if (!all_posted(w))
+            tide_progress_until(all_posted, w);
         for (int i = 0; i < w->start_group->size; i++)
             w->peers[w->start_ranks[i]].posts_seen--;
     }

@@ -144,6 +144,12 @@ struct tide_win *tide_win_get(MPI_Win h);
 /* Raise code on the window's error handler (MPI_ERRORS_ARE_FATAL by default). */
 int tide_raise_win(struct tide_win *win, int code);
 #define TIDE_ERR_WIN(w, cls, ...) tide_raise_win((w), tide_err((cls), __VA_ARGS__))
+/* Declare w as the window of handle h, or return MPI_ERR_WIN from fn. */
+#define WIN_OR_FAIL(fn, h, w)                                                                              \
+    struct tide_win *w = tide_win_get(h);                                                                  \
+    if (!w)                                                                                                \
+        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window%s (argument win)", fn,                            \
+                        (h) == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
 
 /* Window creation's common part (win_create.c): the window over comm with
  * this base, size and disp_unit, its communicator and exchanges. */

@@ -51,12 +51,6 @@ int tide_raise_win(struct tide_win *w, int code)
     return tide_errhandler_invoke(w->errhandler, TIDE_EH_WIN, w->handle, where, code);
 }
 
-#define WIN_OR_FAIL(fn, h, w)                                                                              \
-    struct tide_win *w = tide_win_get(h);                                                                  \
-    if (!w)                                                                                                \
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window%s (argument win)", fn,                            \
-                        (h) == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
-
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *value)
 {
     TIDE_API_ENTER();

@@ -405,9 +405,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 {
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_shared_query";
-    struct tide_win *w = tide_win_get(win);
-    if (!w)
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window (argument win)", fn);
+    WIN_OR_FAIL(fn, win, w);
     if (w->flavor != MPI_WIN_FLAVOR_SHARED)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_FLAVOR, "%s: the window was not made by MPI_Win_allocate_shared", fn);
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
@@ -458,9 +456,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_attach";
-    struct tide_win *w = tide_win_get(win);
-    if (!w)
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window (argument win)", fn);
+    WIN_OR_FAIL(fn, win, w);
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_FLAVOR, "%s: the window was not made by MPI_Win_create_dynamic", fn);
     if (size < 0)
@@ -492,9 +488,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
 {
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Win_detach";
-    struct tide_win *w = tide_win_get(win);
-    if (!w)
-        return TIDE_ERR(MPI_ERR_WIN, "%s: invalid window (argument win)", fn);
+    WIN_OR_FAIL(fn, win, w);
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_FLAVOR, "%s: the window was not made by MPI_Win_create_dynamic", fn);
     for (int i = 0; i < w->nregions; i++) {
@@ -548,9 +542,7 @@ TIDE_ALIAS(MPI_Win_free)
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     TIDE_API_ENTER();
-    struct tide_win *w = tide_win_get(win);
-    if (!w)
-        return TIDE_ERR(MPI_ERR_WIN, "MPI_Win_get_group: invalid window (argument win)");
+    WIN_OR_FAIL("MPI_Win_get_group", win, w);
     if (!group)
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "MPI_Win_get_group: group must not be NULL");
     struct tide_group *g = tide_group_new(w->group->size, w->group->procs);
