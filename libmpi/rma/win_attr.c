@@ -87,9 +87,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
     if (!win_name)
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "MPI_Win_set_name: win_name must not be NULL");
     /* longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters */
-    size_t n = strnlen(win_name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(w->name, win_name, n);
-    w->name[n] = '\0';
+    snprintf(w->name, sizeof w->name, "%s", win_name);
     return MPI_SUCCESS;
 }
 TIDE_ALIAS(MPI_Win_set_name)
@@ -100,9 +98,8 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
     WIN_OR_FAIL("MPI_Win_get_name", win, w);
     if (!win_name || !resultlen)
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "MPI_Win_get_name: win_name and resultlen must not be NULL");
-    size_t n = strnlen(w->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(win_name, w->name, n);
-    win_name[n] = '\0';
+    size_t n = strlen(w->name);
+    memcpy(win_name, w->name, n + 1);
     *resultlen = (int)n;
     return MPI_SUCCESS;
 }
