@@ -173,10 +173,7 @@ static void *op_alloc(struct coll_op *op, size_t bytes)
 /* Give back the memory side and segments (once). */
 static void op_release_io(struct coll_op *op)
 {
-    if (op->mem_ok) {
-        tide_io_mem_free(&op->m);
-        op->mem_ok = false;
-    }
+    tide_io_mem_free(&op->m); /* also after a failed start, which may leave a temporary */
     tide_io_segs_free(&op->segs);
 }
 
@@ -211,14 +208,27 @@ static bool nomem(struct tide_sched *s, struct coll_op *op, const void *p)
 
 static void finish(struct tide_sched *s, void *arg);
 
+static int64_t class_of(int code)
+{
+    if (code == MPI_SUCCESS)
+        return 0;
+    int cls = tide_error_class_of(code);
+    return cls > 0 ? cls : MPI_ERR_OTHER;
+}
+
+/* When the access is over: what this rank tells the others. */
+static void set_outcome(struct tide_sched *s, void *arg)
+{
+    struct coll_op *op = arg;
+    op->outcome.err_class = class_of(op->err);
+    op->outcome.eof = op->eof_seen;
+}
+
 /* Every rank tells every other its error and the end of file it met. */
 static void add_outcome_exchange(struct tide_sched *s, struct coll_op *op)
 {
-    op->outcome.err_class = op->err ? tide_error_class_of(op->err) : 0;
-    if (op->err && op->outcome.err_class <= 0)
-        op->outcome.err_class = MPI_ERR_OTHER;
-    op->outcome.eof = op->eof_seen;
     tide_sched_fence(s);
+    tide_sched_call(s, set_outcome, op);
     tide_allgather_build(s, &op->v, &op->outcome, sizeof op->outcome, tide_coll_byte(), op->outcomes,
                          sizeof op->outcome, tide_coll_byte(), TA_BRUCK, STEP_OUTCOME);
     tide_sched_fence(s);
@@ -274,8 +284,10 @@ static void finish(struct tide_sched *s, void *arg)
         if (!op->write && op->mem_ok)
             result = tide_io_mem_finish(f, &op->m, done, op->fn);
     }
+    /* the status counts the user's bytes (a converting representation
+     * moves whole elements only) */
+    op->done = result == MPI_SUCCESS && op->mem_ok ? tide_io_mem_user_bytes(&op->m, done) : 0;
     op_release_io(op);
-    op->done = result == MPI_SUCCESS ? done : 0;
     op->result = result;
     op->finished = true;
     if (!op->blocking) {
@@ -449,17 +461,13 @@ static void plan(struct tide_sched *s, void *arg)
 
     struct tide_datatype *byte = tide_coll_byte();
     struct tide_comm *c = f->comm;
-    int tag_counts = tide_coll_tag(op->v.seq, STEP_COUNTS), tag_lists = tide_coll_tag(op->v.seq, STEP_LISTS);
+    int tag_counts = tide_coll_tag(op->v.seq, STEP_COUNTS);
     if (op->my_aggr >= 0)
         for (int j = 0; j < n; j++)
             tide_sched_recv(s, &op->recv_count[j], sizeof(int64_t), byte, j, tag_counts, c);
     for (int a = 0; a < na; a++) {
-        size_t k0 = op->aggr_first[a], k1 = op->aggr_first[a + 1];
-        op->send_count[a] = (int64_t)(k1 - k0);
+        op->send_count[a] = (int64_t)(op->aggr_first[a + 1] - op->aggr_first[a]);
         tide_sched_send(s, &op->send_count[a], sizeof(int64_t), byte, op->aggr_rank[a], tag_counts, c);
-        if (k1 > k0)
-            tide_sched_send(s, &op->send_segs[k0], (k1 - k0) * sizeof(struct wire_seg), byte, op->aggr_rank[a],
-                            tag_lists, c);
     }
     tide_sched_fence(s);
     tide_sched_call(s, plan_lists, op);
@@ -467,13 +475,21 @@ static void plan(struct tide_sched *s, void *arg)
 
 static void plan_rounds(struct tide_sched *s, void *arg);
 
-/* An aggregator knows the counts: receive the lists. */
+/* The aggregators know the counts: the lists go (in the same round as
+ * their receives, so that a large one never waits for a receive that
+ * comes only after it has gone). */
 static void plan_lists(struct tide_sched *s, void *arg)
 {
     struct coll_op *op = arg;
     struct tide_file *f = op->f;
+    int tag_lists = tide_coll_tag(op->v.seq, STEP_LISTS);
+    for (int a = 0; a < op->naggr; a++) {
+        size_t k0 = op->aggr_first[a], k1 = op->aggr_first[a + 1];
+        if (k1 > k0)
+            tide_sched_send(s, &op->send_segs[k0], (k1 - k0) * sizeof(struct wire_seg), tide_coll_byte(),
+                            op->aggr_rank[a], tag_lists, f->comm);
+    }
     if (op->my_aggr >= 0) {
-        int tag_lists = tide_coll_tag(op->v.seq, STEP_LISTS);
         for (int j = 0; j < f->size; j++) {
             int64_t k = op->recv_count[j];
             if (k <= 0)
@@ -822,9 +838,7 @@ int tide_io_collective(struct tide_file *f, bool write, MPI_Offset sb, void *buf
         const struct tide_io_seg *last = &op->segs.v[op->segs.n - 1];
         me->hi = last->off + (MPI_Offset)last->len;
     }
-    me->err_class = op->err ? tide_error_class_of(op->err) : 0;
-    if (op->err && me->err_class <= 0)
-        me->err_class = MPI_ERR_OTHER;
+    me->err_class = class_of(op->err);
     me->cb_mode = write ? f->hints.cb_write : f->hints.cb_read;
     me->cb_nodes = f->hints.cb_nodes;
     me->cb_buffer_size = (int64_t)f->hints.cb_buffer_size;
