@@ -92,14 +92,22 @@ struct my_slice {
     size_t soff, len;
 };
 
-/* An aggregator's window: pieces of every rank, staged rank after rank. */
+/* An aggregator's window: pieces of every rank. A rank whose data in
+ * the window are one run sends (or gets) them straight from (or into)
+ * the window buffer; the pieces of a rank with several runs go through
+ * the staging buffer, rank after rank; the aggregator's own are copied
+ * from (or to) its stream. */
+enum { FROM_STAGE, FROM_DIRECT, FROM_OWN };
 struct win_piece {
     MPI_Offset off;
     size_t len;
-    size_t stage; /* where its bytes are in the staging buffer */
+    int from;
+    size_t at; /* FROM_STAGE: where in the staging buffer; FROM_OWN: in my stream */
 };
 struct win_source {
     int rank;
+    bool direct;
+    MPI_Offset off; /* direct: where its run starts in the file */
     size_t stage, len;
 };
 struct agg_window {
@@ -587,15 +595,25 @@ static bool build_windows(struct coll_op *op, size_t *winbuf_len, size_t *stage_
         w->nsrc = 0;
         size_t stage = 0;
         for (int j = 0; j < n; j++) {
-            size_t start = stage;
+            size_t start = stage, p0 = w->np, len = 0;
+            bool own = j == f->rank;
             while ((int64_t)idx[j] < op->recv_count[j]) {
                 const struct wire_seg *g = &op->recv_segs[j][idx[j]];
                 MPI_Offset end = g->off + g->len;
                 if (at[j] >= w1)
                     break;
                 MPI_Offset cut = end < w1 ? end : w1;
-                w->p[w->np++] = (struct win_piece){at[j], (size_t)(cut - at[j]), stage};
-                stage += (size_t)(cut - at[j]);
+                struct win_piece *q = &w->p[w->np++];
+                *q = (struct win_piece){at[j], (size_t)(cut - at[j]), FROM_STAGE, stage};
+                if (own) {
+                    /* my own list is my pieces of this domain: its stream place */
+                    const struct my_piece *mp = &op->pieces[op->aggr_first[op->my_aggr] + idx[j]];
+                    q->from = FROM_OWN;
+                    q->at = mp->soff + (size_t)(at[j] - mp->off);
+                } else {
+                    stage += q->len;
+                }
+                len += q->len;
                 if (cut == end) {
                     idx[j]++;
                     if ((int64_t)idx[j] < op->recv_count[j])
@@ -604,8 +622,17 @@ static bool build_windows(struct coll_op *op, size_t *winbuf_len, size_t *stage_
                     at[j] = cut;
                 }
             }
-            if (stage > start)
-                w->src[w->nsrc++] = (struct win_source){j, start, stage - start};
+            if (len == 0 || own)
+                continue;
+            struct win_source *src = &w->src[w->nsrc++];
+            *src = (struct win_source){j, false, 0, start, len};
+            if (w->np - p0 == 1) {
+                /* one run: straight to / from the window buffer */
+                src->direct = true;
+                src->off = w->p[p0].off;
+                w->p[p0].from = FROM_DIRECT;
+                stage = start;
+            }
         }
         /* the span, and whether the pieces leave holes in it */
         qsort(w->p, w->np, sizeof *w->p, cmp_piece_off);
@@ -667,15 +694,26 @@ static struct my_slice *build_slices(struct coll_op *op, size_t *count)
     return v;
 }
 
+static void agg_prepare(struct tide_sched *s, void *arg);
 static void agg_write(struct tide_sched *s, void *arg);
 static void agg_read(struct tide_sched *s, void *arg);
 
 struct win_call {
     struct coll_op *op;
     struct agg_window *w;
+    bool locked;
 };
 
-/* Everyone knows the lists: lay out the rounds. */
+/* Where a source's bytes of window w go (write) or come from (read). */
+static char *source_buffer(const struct coll_op *op, const struct agg_window *w, const struct win_source *src)
+{
+    return src->direct ? op->winbuf + (src->off - w->first) : op->stage + src->stage;
+}
+
+/* Everyone knows the lists: lay out the rounds. Round t is window t of
+ * every domain; a rank takes part in the rounds it has data in (as a
+ * sender, or as the aggregator of a window with data), in round order,
+ * so the messages of one round never wait for those of a later one. */
 static void plan_rounds(struct tide_sched *s, void *arg)
 {
     struct coll_op *op = arg;
@@ -710,92 +748,124 @@ static void plan_rounds(struct tide_sched *s, void *arg)
             t = op->wins[iw].round;
         if (is < nsl && sl[is].round < t)
             t = sl[is].round;
-        struct agg_window *w = iw < op->nwins && op->wins[iw].round == t ? &op->wins[iw++] : NULL;
-        if (w)
-            calls[iw - 1] = (struct win_call){op, w};
-        if (!op->write && w) {
-            tide_sched_call(s, agg_read, &calls[iw - 1]);
-            for (int k = 0; k < w->nsrc; k++)
-                tide_sched_send(s, op->stage + w->src[k].stage, w->src[k].len, byte, w->src[k].rank, tag, c);
+        struct win_call *wc = NULL;
+        struct agg_window *w = NULL;
+        if (iw < op->nwins && op->wins[iw].round == t) {
+            w = &op->wins[iw];
+            wc = &calls[iw++];
+            *wc = (struct win_call){op, w, false};
+        }
+        if (w && op->write && (w->holes || op->atomic))
+            tide_sched_call(s, agg_prepare, wc);
+        if (w && !op->write)
+            tide_sched_call(s, agg_read, wc);
+        for (int k = 0; w && k < w->nsrc; k++) {
+            char *b = source_buffer(op, w, &w->src[k]);
+            if (op->write)
+                tide_sched_recv(s, b, w->src[k].len, byte, w->src[k].rank, tag, c);
+            else
+                tide_sched_send(s, b, w->src[k].len, byte, w->src[k].rank, tag, c);
         }
         for (; is < nsl && sl[is].round == t; is++) {
+            if (sl[is].aggr == op->my_aggr)
+                continue; /* my own pieces: copied by the aggregator's call */
             int to = op->aggr_rank[sl[is].aggr];
             if (op->write)
                 tide_sched_send(s, data + sl[is].soff, sl[is].len, byte, to, tag, c);
             else
                 tide_sched_recv(s, data + sl[is].soff, sl[is].len, byte, to, tag, c);
         }
-        if (op->write && w)
-            for (int k = 0; k < w->nsrc; k++)
-                tide_sched_recv(s, op->stage + w->src[k].stage, w->src[k].len, byte, w->src[k].rank, tag, c);
         tide_sched_fence(s);
-        if (op->write && w)
-            tide_sched_call(s, agg_write, &calls[iw - 1]);
+        if (w && op->write)
+            tide_sched_call(s, agg_write, wc);
     }
     add_outcome_exchange(s, op);
 }
 
 /* ---- two-phase: the aggregator's I/O ---- */
 
-static void agg_write(struct tide_sched *s, void *arg)
+/* A window whose pieces leave holes (or any, in atomic mode): lock its
+ * span and read what is there, before the pieces arrive. */
+static void agg_prepare(struct tide_sched *s, void *arg)
 {
-    (void)s;
     struct win_call *wc = arg;
     struct coll_op *op = wc->op;
     struct agg_window *w = wc->w;
     struct tide_file *f = op->f;
     if (op->err)
-        return; /* after a failure this aggregator writes nothing more */
-    size_t len = (size_t)(w->last - w->first);
-    bool lock = w->holes || op->atomic;
-    if (lock && tide_fs_lock(f->fd, w->first, (MPI_Offset)len, true) != 0) {
+        return;
+    size_t len = (size_t)(w->last - w->first), got;
+    if (tide_fs_lock(f->fd, w->first, (MPI_Offset)len, true) != 0) {
         keep_err(op, tide_fs_error(errno, op->fn, "locking the file failed"));
         return;
     }
-    int rc = MPI_SUCCESS;
-    if (w->holes) {
-        size_t got;
-        rc = tide_fs_pread(f->fd, op->winbuf, len, w->first, &got, op->fn);
+    wc->locked = true;
+    if (w->holes)
+        keep_err(op, tide_fs_pread(f->fd, op->winbuf, len, w->first, &got, op->fn));
+}
+
+static void agg_write(struct tide_sched *s, void *arg)
+{
+    struct win_call *wc = arg;
+    struct coll_op *op = wc->op;
+    struct agg_window *w = wc->w;
+    struct tide_file *f = op->f;
+    size_t len = (size_t)(w->last - w->first);
+    const char *data = op->m.data;
+    if (op->err == MPI_SUCCESS) {
+        const char *from = op->winbuf;
+        if (w->np == 1 && w->p[0].from == FROM_OWN) {
+            from = data + w->p[0].at; /* all mine, and one run */
+        } else {
+            for (size_t i = 0; i < w->np; i++) {
+                const struct win_piece *q = &w->p[i];
+                if (q->from != FROM_DIRECT)
+                    memcpy(op->winbuf + (q->off - w->first), (q->from == FROM_OWN ? data : op->stage) + q->at,
+                           q->len);
+            }
+        }
+        keep_err(op, tide_fs_pwrite(f->fd, from, len, w->first, op->fn));
     }
-    if (rc == MPI_SUCCESS) {
-        for (size_t i = 0; i < w->np; i++)
-            memcpy(op->winbuf + (w->p[i].off - w->first), op->stage + w->p[i].stage, w->p[i].len);
-        rc = tide_fs_pwrite(f->fd, op->winbuf, len, w->first, op->fn);
-    }
-    if (lock)
+    if (wc->locked)
         tide_fs_unlock(f->fd, w->first, (MPI_Offset)len);
-    keep_err(op, rc);
 }
 
 static void agg_read(struct tide_sched *s, void *arg)
 {
-    (void)s;
     struct win_call *wc = arg;
     struct coll_op *op = wc->op;
     struct agg_window *w = wc->w;
     struct tide_file *f = op->f;
     size_t len = (size_t)(w->last - w->first), got = 0;
-    int rc = MPI_SUCCESS;
+    char *data = op->m.data;
+    /* all mine and one run: straight into my stream */
+    bool own = w->np == 1 && w->p[0].from == FROM_OWN;
+    char *to = own ? data + w->p[0].at : op->winbuf;
     if (op->err == MPI_SUCCESS) {
-        bool lock = op->atomic;
-        if (lock && tide_fs_lock(f->fd, w->first, (MPI_Offset)len, false) != 0) {
+        int rc;
+        if (op->atomic && tide_fs_lock(f->fd, w->first, (MPI_Offset)len, false) != 0) {
             rc = tide_fs_error(errno, op->fn, "locking the file failed");
         } else {
-            rc = tide_fs_pread(f->fd, op->winbuf, len, w->first, &got, op->fn);
-            if (lock)
+            rc = tide_fs_pread(f->fd, to, len, w->first, &got, op->fn);
+            if (op->atomic)
                 tide_fs_unlock(f->fd, w->first, (MPI_Offset)len);
         }
         keep_err(op, rc);
     }
     if (op->err) {
         /* the messages still go (the ranks wait for them), with nothing in them */
-        memset(op->winbuf, 0, len);
+        memset(to, 0, len);
         got = 0;
     }
     if (got < len && w->first + (MPI_Offset)got < op->eof_seen)
         op->eof_seen = w->first + (MPI_Offset)got;
-    for (size_t i = 0; i < w->np; i++)
-        memcpy(op->stage + w->p[i].stage, op->winbuf + (w->p[i].off - w->first), w->p[i].len);
+    if (own)
+        return;
+    for (size_t i = 0; i < w->np; i++) {
+        const struct win_piece *q = &w->p[i];
+        if (q->from != FROM_DIRECT)
+            memcpy((q->from == FROM_OWN ? data : op->stage) + q->at, op->winbuf + (q->off - w->first), q->len);
+    }
 }
 
 /* ---- the entry point ---- */
