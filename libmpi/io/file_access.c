@@ -63,17 +63,19 @@ static int independent(MPI_File fh, enum where w, MPI_Offset offset, bool write,
         if ((rc = tide_io_shared_fetch_add(f, etypes_of(f, dt, count), &pos)))
             return tide_raise_file(f, rc);
     }
+    if (request) {
+        rc = tide_io_start_async(f, write, pos, buf, count, dt, request, fn);
+        if (w == AT_INDIVIDUAL && rc == MPI_SUCCESS)
+            f->pos += etypes_of(f, dt, count);
+        return rc ? tide_raise_file(f, rc) : MPI_SUCCESS;
+    }
     MPI_Status st;
     MPI_Count done = 0;
     rc = tide_io_independent(f, write, pos, buf, count, datatype, &st, &done, fn);
     if (w == AT_INDIVIDUAL)
-        f->pos += request ? etypes_of(f, dt, count) : done;
+        f->pos += done;
     if (rc)
         return rc;
-    if (request) {
-        rc = tide_io_done_request(MPI_SUCCESS, (size_t)st.tide_nbytes, request);
-        return rc ? tide_raise_file(f, rc) : MPI_SUCCESS;
-    }
     if (status != MPI_STATUS_IGNORE)
         *status = st;
     return MPI_SUCCESS;

@@ -237,6 +237,7 @@ int PMPI_File_close(MPI_File *fh)
     FILE_OR_FAIL(fn, *fh, f);
     if (f->split_kind)
         return TIDE_ERR_FILE(f, MPI_ERR_OTHER, "%s: a split collective begun on the file was not ended", fn);
+    tide_io_async_drain(f);
     /* everybody's accesses are over before the file goes (and before
      * MPI_MODE_DELETE_ON_CLOSE removes it) */
     int rc = tide_io_barrier(f);
@@ -427,5 +428,6 @@ TIDE_ALIAS(MPI_File_get_atomicity)
 
 void tide_io_finalize(void)
 {
+    tide_io_async_finalize();
     tide_datarep_finalize();
 }

@@ -53,7 +53,7 @@ static int push(struct tide_io_segs *s, MPI_Offset off, size_t len)
 /* a view whose filetype has no holes: stream byte b is at disp + lb + b */
 static bool straight(const struct tide_file *f)
 {
-    return f->filetype->contig || (MPI_Aint)f->fsize == f->fextent;
+    return f->filetype->contig;
 }
 
 int tide_io_view_segments(const struct tide_file *f, MPI_Offset sb, size_t len, struct tide_io_segs *out)
