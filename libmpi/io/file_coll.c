@@ -19,17 +19,25 @@
  *    segments in that domain. A domain is handled in windows of
  *    cb_buffer_size bytes, one window per round (rounds are numbered by
  *    window, so every rank knows which of its messages go in which round
- *    without being told). Writing: each rank sends the slice of its
- *    stream a window holds (file order is stream order: it is one run),
- *    the aggregator assembles the window and writes the span its pieces
- *    cover with one pwrite, first reading that span under an exclusive
- *    lock if the pieces leave holes in it. Reading: the aggregator reads
- *    the span once and sends every rank its pieces, received straight
- *    into the rank's stream.
+ *    without being told; a rank with nothing in a round skips it).
+ *    Writing: each rank sends the slice of its stream a window holds
+ *    (file order is stream order: it is one run), the aggregator
+ *    assembles the window and writes the span its pieces cover with one
+ *    pwrite; if the pieces leave holes in the span (or in atomic mode) it
+ *    first locks the span exclusively and, for holes, reads it, before
+ *    the pieces arrive, and unlocks after the write. Reading: the
+ *    aggregator reads the span once (under a shared lock in atomic mode)
+ *    and sends every rank its pieces, received straight into the rank's
+ *    stream. Domains are disjoint, so aggregators never contend.
  * 4. All ranks exchange their outcome (error class, and where a read met
- *    the end of the file): an error anywhere is the result everywhere,
- *    and a read's count ends at the first byte of the stream that is not
- *    in the file, as an independent read's would.
+ *    the end of the file): an error anywhere is the result everywhere
+ *    (an aggregator that failed writes nothing more but keeps exchanging
+ *    messages, so nobody waits forever), and a read's count ends at the
+ *    first byte of the stream that is not in the file, as an independent
+ *    read's would.
+ *
+ * The caller has checked the arguments and counted the call; every rank
+ * of the file's group must make it, with the same hints in force.
  */
 #include "runtime/api.h"
 #include "io/io.h"
