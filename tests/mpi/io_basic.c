@@ -64,23 +64,30 @@ int main(int argc, char **argv)
     MPI_Group_free(&wgroup);
 
     /* sizes: a new file is empty; set_size grows and truncates;
-     * preallocate never shrinks */
+     * preallocate never shrinks. Size changes are writes (13.6.9): seen by
+     * all after sync, barrier, sync, and read by all before the next. */
     MPI_Offset fsize = -1;
     CHECK_OK(MPI_File_get_size(fh, &fsize));
     CHECK(fsize == 0, "new file has size %lld", (long long)fsize);
-    CHECK_OK(MPI_File_set_size(fh, 1000));
-    CHECK_OK(MPI_File_get_size(fh, &fsize));
-    CHECK(fsize == 1000, "after set_size(1000) size is %lld", (long long)fsize);
-    CHECK_OK(MPI_File_set_size(fh, 100));
-    CHECK_OK(MPI_File_get_size(fh, &fsize));
-    CHECK(fsize == 100, "after set_size(100) size is %lld", (long long)fsize);
-    CHECK_OK(MPI_File_preallocate(fh, 4096));
-    CHECK_OK(MPI_File_get_size(fh, &fsize));
-    CHECK(fsize == 4096, "after preallocate(4096) size is %lld", (long long)fsize);
-    CHECK_OK(MPI_File_preallocate(fh, 10));
-    CHECK_OK(MPI_File_get_size(fh, &fsize));
-    CHECK(fsize == 4096, "preallocate(10) changed the size to %lld", (long long)fsize);
-    CHECK_OK(MPI_File_set_size(fh, 0));
+    MPI_Barrier(MPI_COMM_WORLD);
+    struct {
+        int preallocate;
+        MPI_Offset arg, expected;
+    } steps[] = {{0, 1000, 1000}, {0, 100, 100}, {1, 4096, 4096}, {1, 10, 4096}, {0, 0, 0}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (steps[i].preallocate)
+            CHECK_OK(MPI_File_preallocate(fh, steps[i].arg));
+        else
+            CHECK_OK(MPI_File_set_size(fh, steps[i].arg));
+        CHECK_OK(MPI_File_sync(fh));
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_OK(MPI_File_sync(fh));
+        CHECK_OK(MPI_File_get_size(fh, &fsize));
+        CHECK(fsize == steps[i].expected, "after %s(%lld) the size is %lld, expected %lld",
+              steps[i].preallocate ? "preallocate" : "set_size", (long long)steps[i].arg, (long long)fsize,
+              (long long)steps[i].expected);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
 
     /* each rank writes its rank at offset 4*rank, sync, everybody reads all */
     int val = 1000 + rank;

@@ -273,6 +273,8 @@ int main(int argc, char **argv)
     if (conversions) {
         EXPECT(MPI_Register_datarep("tide_failing", failing_conversion, failing_conversion, int_extent, NULL),
                MPI_ERR_DUP_DATAREP, "registering a name twice");
+        /* something to read first */
+        CHECK_OK(MPI_File_write_at_all(fh, rank * 4, &val, 4, MPI_BYTE, &st));
         CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "tide_failing", MPI_INFO_NULL));
         EXPECT(MPI_File_write_at(fh, rank, &val, 1, MPI_INT, &st), MPI_ERR_CONVERSION, "a failing conversion");
         EXPECT(MPI_File_read_at(fh, 0, &val, 1, MPI_INT, &st), MPI_ERR_CONVERSION, "a failing conversion");
