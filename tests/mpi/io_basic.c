@@ -238,6 +238,21 @@ int main(int argc, char **argv)
     CHECK(got == val, "unique open: read %d", got);
     CHECK_OK(MPI_File_close(&fh));
 
+    /* a file outlives the communicator it was opened with */
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    CHECK_OK(MPI_File_open(dup, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    MPI_Comm_free(&dup);
+    CHECK_OK(MPI_File_write_at_all(fh, 4 * rank, &val, 1, MPI_INT, &st));
+    CHECK_OK(MPI_File_read_at_all(fh, 4 * rank, &got, 1, MPI_INT, &st));
+    CHECK(got == val, "after freeing the communicator: read %d", got);
+    CHECK_OK(MPI_File_get_group(fh, &fgroup));
+    int gsize = -1;
+    MPI_Group_size(fgroup, &gsize);
+    CHECK(gsize == size, "group of a file whose communicator is freed has %d members", gsize);
+    MPI_Group_free(&fgroup);
+    CHECK_OK(MPI_File_close(&fh));
+
     /* per-rank files on MPI_COMM_SELF; delete on close */
     CHECK_OK(MPI_File_open(MPI_COMM_SELF, own, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE,
                            MPI_INFO_NULL, &fh));
