@@ -253,6 +253,39 @@ int main(int argc, char **argv)
     MPI_Group_free(&fgroup);
     CHECK_OK(MPI_File_close(&fh));
 
+    /* offsets past 4 GiB (a sparse file): 64-bit offsets all the way */
+    {
+        MPI_File big;
+        char bigname[IO_PATH_MAX], bn[64];
+        snprintf(bn, sizeof bn, "big%d.dat", rank);
+        io_path(dir, bn, bigname);
+        CHECK_OK(MPI_File_open(MPI_COMM_SELF, bigname, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                               MPI_INFO_NULL, &big));
+        const MPI_Offset far = (MPI_Offset)5 << 30;
+        int four[4] = {11, 22, 33, 44 + rank}, back4[4] = {0};
+        CHECK_OK(MPI_File_write_at(big, far, four, 4, MPI_INT, &st));
+        CHECK_OK(MPI_File_get_size(big, &fsize));
+        CHECK(fsize == far + 16, "after a write at 5 GiB the size is %lld", (long long)fsize);
+        CHECK_OK(MPI_File_read_at(big, far, back4, 4, MPI_INT, &st));
+        CHECK(memcmp(four, back4, sizeof four) == 0, "read back at 5 GiB: %d %d %d %d", back4[0], back4[1], back4[2],
+              back4[3]);
+        /* the same through a view whose displacement is past 4 GiB, in
+         * etype units past 2^31 */
+        CHECK_OK(MPI_File_set_view(big, far - 8, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+        CHECK_OK(MPI_File_read_at(big, 2, back4, 1, MPI_INT, &st));
+        CHECK(back4[0] == 11, "view at 5 GiB - 8: element 2 is %d", back4[0]);
+        CHECK_OK(MPI_File_set_view(big, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+        CHECK_OK(MPI_File_seek(big, far / 4 + 3, MPI_SEEK_SET));
+        MPI_Offset bpos;
+        CHECK_OK(MPI_File_get_position(big, &bpos));
+        CHECK(bpos == far / 4 + 3, "position %lld after a seek past 2^31 ints", (long long)bpos);
+        CHECK_OK(MPI_File_read(big, back4, 1, MPI_INT, &st));
+        CHECK(back4[0] == 44 + rank, "read after a seek past 2^31 ints: %d", back4[0]);
+        CHECK_OK(MPI_File_get_byte_offset(big, bpos, &bpos));
+        CHECK(bpos == far + 12, "byte offset %lld, expected %lld", (long long)bpos, (long long)(far + 12));
+        CHECK_OK(MPI_File_close(&big));
+    }
+
     /* per-rank files on MPI_COMM_SELF; delete on close */
     CHECK_OK(MPI_File_open(MPI_COMM_SELF, own, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE,
                            MPI_INFO_NULL, &fh));

@@ -188,6 +188,7 @@ int main(int argc, char **argv)
     MPI_Status st;
     MPI_Offset off;
     int val = rank;
+    int rc;
 
     /* MPI_ERR_FILE: no file */
     EXPECT(MPI_File_get_size(MPI_FILE_NULL, &off), MPI_ERR_FILE, "MPI_FILE_NULL");
@@ -261,9 +262,16 @@ int main(int argc, char **argv)
 
     /* MPI_ERR_UNSUPPORTED_DATAREP, MPI_ERR_DUP_DATAREP, MPI_ERR_CONVERSION */
     CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    /* a filetype that is not made of etypes (12 bytes of doubles) */
+    MPI_Datatype three_ints;
+    MPI_Type_contiguous(3, MPI_INT, &three_ints);
+    MPI_Type_commit(&three_ints);
+    rc = MPI_File_set_view(fh, 0, MPI_DOUBLE, three_ints, "native", MPI_INFO_NULL);
+    CHECK(rc != MPI_SUCCESS, "set_view accepted a filetype of 12 bytes for an etype of 8");
+    MPI_Type_free(&three_ints);
     EXPECT(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "tide_no_such_rep", MPI_INFO_NULL), MPI_ERR_UNSUPPORTED_DATAREP,
            "an unknown data representation");
-    int rc = MPI_Register_datarep("tide_failing", failing_conversion, failing_conversion, int_extent, NULL);
+    rc = MPI_Register_datarep("tide_failing", failing_conversion, failing_conversion, int_extent, NULL);
     int conversions = rc == MPI_SUCCESS;
 #ifdef MPICH_VERSION
     /* MPICH 4.0 has no user conversion functions */
