@@ -1,12 +1,26 @@
 ! f_io.f90: MPI-IO from Fortran: a 2-D array distributed by column blocks
 ! written collectively through a subarray view (MPI_ORDER_FORTRAN), read
 ! back whole by every rank with explicit offsets, a nonblocking write and
-! read, the file's size, and MPI_File_delete. `use mpi`.
+! read, the file's size, an error handler written in Fortran, and
+! MPI_File_delete. `use mpi`.
+module f_io_handler
+    implicit none
+    integer :: calls = 0, seen = -1
+contains
+    subroutine on_file_error(file, code)
+        integer :: file, code
+        calls = calls + 1
+        seen = file
+        if (code == 0) calls = -100
+    end subroutine
+end module f_io_handler
+
 program f_io
     use mpi
+    use f_io_handler
     implicit none
     integer, parameter :: n = 6, per = 4
-    integer :: ierr, rank, size, fh, ftype, req, i, j, count, bad
+    integer :: ierr, rank, size, fh, ftype, req, i, j, count, bad, eh, e2
     integer :: sizes(2), subsizes(2), starts(2)
     integer :: status(MPI_STATUS_SIZE)
     integer(kind=MPI_OFFSET_KIND) :: disp, fsize, off
@@ -67,6 +81,15 @@ program f_io
     call MPI_File_iread_at(fh, off, one, n, MPI_DOUBLE_PRECISION, req, ierr)
     call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
     if (any(one /= 7.5d0 + rank)) call fail('iread_at')
+    ! an error handler written in Fortran, called for an error on the file
+    call MPI_File_create_errhandler(on_file_error, eh, ierr)
+    call MPI_File_set_errhandler(fh, eh, ierr)
+    off = -1
+    calls = 0
+    call MPI_File_read_at(fh, off, one, n, MPI_DOUBLE_PRECISION, status, ierr)
+    call MPI_Error_class(ierr, count, e2)
+    if (calls /= 1 .or. count /= MPI_ERR_ARG .or. seen /= fh) call fail('file error handler')
+    call MPI_Errhandler_free(eh, ierr)
     call MPI_File_close(fh, ierr)
     call check(ierr, 'close')
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
