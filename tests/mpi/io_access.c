@@ -8,8 +8,9 @@
  * positions afterwards, reads past the end of the file, noncontiguous
  * memory types with noncontiguous views, zero-count accesses, collectives
  * where some ranks have nothing, several nonblocking accesses in flight,
- * independent writers of interleaved data, atomic mode, and a collective
- * access big enough to need several rounds of buffering.
+ * a collective access big enough to need several rounds of buffering,
+ * collective writes with holes over existing data, atomic mode, and
+ * independent writers of interleaved data.
  */
 #include "io_testutil.h"
 
@@ -625,6 +626,56 @@ static void test_atomic_mode(void)
     CHECK_OK(MPI_File_close(&fh));
 }
 
+/* Collective writes through views with holes over data already in the
+ * file: the holes keep what was there (an implementation that fills the
+ * holes of a block by reading it first must not lose them). Rank r owns
+ * int 2r of each period of 2*size ints; the odd ints belong to nobody. */
+static void test_collective_holes(void)
+{
+    enum { PERIODS = 300 };
+    const int total = PERIODS * 2 * size;
+    enum kind kinds[] = {K_AT_ALL, K_ALL, K_IAT_ALL, K_IALL, K_AT_ALL_SPLIT, K_ALL_SPLIT};
+    MPI_Datatype one, filetype;
+    MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)size * 8, &one);
+    filetype = one;
+    MPI_Type_commit(&filetype);
+    int *mine = malloc(sizeof(int) * PERIODS);
+    int *all = malloc(sizeof(int) * (size_t)total);
+    CHECK(mine != NULL && all != NULL, "out of memory");
+    for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++) {
+        enum kind k = kinds[j];
+        int tag = 90 + (int)j;
+        char name[64];
+        snprintf(name, sizeof name, "holes_%s.dat", kind_name[k]);
+        MPI_File fh = open_new(name);
+        MPI_Status st;
+        if (rank == 0) {
+            for (int i = 0; i < total; i++)
+                all[i] = -i;
+            CHECK_OK(MPI_File_write_at(fh, 0, all, total, MPI_INT, &st));
+        }
+        make_visible(fh);
+        for (int p = 0; p < PERIODS; p++)
+            mine[p] = value(rank, p % 1000, tag);
+        CHECK_OK(MPI_File_set_view(fh, (MPI_Offset)rank * 8, MPI_INT, filetype, "native", MPI_INFO_NULL));
+        do_access(k, 0, fh, 0, mine, PERIODS, MPI_INT, &st);
+        check_status("collective write with holes", k, &st, MPI_INT, PERIODS, PERIODS);
+        make_visible(fh);
+        CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+        CHECK_OK(MPI_File_read_at(fh, 0, all, total, MPI_INT, &st));
+        for (int i = 0; i < total; i++) {
+            int r = (i % (2 * size)) / 2, p = i / (2 * size);
+            int want = i % 2 ? -i : value(r, p % 1000, tag);
+            CHECK(all[i] == want, "collective write with holes %s: int %d is %d, expected %d%s", kind_name[k], i,
+                  all[i], want, i % 2 ? " (a hole lost its data)" : "");
+        }
+        CHECK_OK(MPI_File_close(&fh));
+    }
+    free(mine);
+    free(all);
+    MPI_Type_free(&filetype);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -638,6 +689,7 @@ int main(int argc, char **argv)
     test_noncontiguous();
     test_many_requests();
     test_big_collective();
+    test_collective_holes();
     test_atomic_mode();
     test_interleaved_writers(); /* last: it fails in the implementations with the race it looks for */
     io_remove_scratch_dir(MPI_COMM_WORLD, dir);
