@@ -215,6 +215,11 @@ static void nonblocking_collectives(MPI_Datatype filetype)
         MPI_Offset off = ((MPI_Offset)step * size + rank) * BLOCK;
         CHECK_OK(MPI_File_iwrite_at_all(fh, off, data[step], BLOCK, MPI_INT, &reqs[step]));
     }
+    /* other collectives on the communicator meanwhile */
+    int one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(sum == size, "allreduce during nonblocking collective writes: %d", sum);
+    MPI_Barrier(MPI_COMM_WORLD);
     /* completed by polling: MPI_Testall must make progress by itself */
     int all_done = 0;
     while (!all_done)
@@ -226,6 +231,7 @@ static void nonblocking_collectives(MPI_Datatype filetype)
     memset(back, 0xff, sizeof back);
     for (int step = 0; step < STEPS; step++)
         CHECK_OK(MPI_File_iread_all(fh, back[step], BLOCK, MPI_INT, &reqs[step]));
+    MPI_Barrier(MPI_COMM_WORLD);
     /* complete them in reverse */
     for (int step = STEPS - 1; step >= 0; step--) {
         CHECK_OK(MPI_Wait(&reqs[step], &sts[step]));
