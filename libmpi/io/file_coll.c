@@ -903,7 +903,9 @@ int tide_io_collective(struct tide_file *f, bool write, MPI_Offset sb, void *buf
     /* my side: the stream, its segments, my range (errors here go to
      * every rank with the ranges, and nobody then touches the file) */
     MPI_Offset pos_etypes = f->esize ? sb / (MPI_Offset)f->esize : 0;
-    int rc = tide_io_mem_start(f, write, buf, count, dt, pos_etypes, &op->m, fn);
+    int rc = f->coll_refused; /* this process refused the call: no data, its error */
+    if (rc == MPI_SUCCESS)
+        rc = tide_io_mem_start(f, write, buf, count, dt, pos_etypes, &op->m, fn);
     if (rc == MPI_SUCCESS) {
         op->mem_ok = true;
         if (op->m.len > 0)
