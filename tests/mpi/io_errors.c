@@ -305,6 +305,18 @@ int main(int argc, char **argv)
     test_partial_write();
     test_access();
 
+    /* a collective access that one process refuses (a bad datatype there):
+     * that process gets MPI_ERR_TYPE and nobody waits for it forever (an
+     * erroneous program: MPICH 4.0 hangs in it, Tide promises not to) */
+#ifndef MPICH_VERSION
+    CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    rc = MPI_File_write_at_all(fh, rank * 4, &val, 1, rank == 0 ? MPI_DATATYPE_NULL : MPI_INT, &st);
+    if (rank == 0)
+        check_error(rc, MPI_ERR_TYPE, MPI_ERR_TYPE, "MPI_File_write_at_all", "a null datatype");
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_OK(MPI_File_close(&fh));
+#endif
+
     /* the errors above left nothing broken: a plain write and read work */
     CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
     val = 4242 + rank;
