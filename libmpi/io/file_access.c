@@ -350,7 +350,7 @@ static int end_position(struct tide_file *f, MPI_Offset *pos, const char *fn)
     if (fstat(f->fd, &st) != 0)
         return tide_fs_error(errno, fn, "cannot read the size");
     MPI_Offset eof = st.st_size, start = f->disp + f->filetype->true_lb;
-    if (eof <= start) {
+    if (eof <= start || f->fsize == 0 || f->fextent <= 0) {
         *pos = 0;
         return MPI_SUCCESS;
     }

@@ -832,7 +832,16 @@ static void agg_write(struct tide_sched *s, void *arg)
                            q->len);
             }
         }
-        keep_err(op, tide_fs_pwrite(f->fd, from, len, w->first, op->fn));
+        /* independent writers may be sieving blocks that take in this
+         * span: they lock them, so a plain write locks too */
+        if (!wc->locked && tide_io_writes_lock(f)) {
+            if (tide_fs_lock(f->fd, w->first, (MPI_Offset)len, true) != 0)
+                keep_err(op, tide_fs_error(errno, op->fn, "locking the file failed"));
+            else
+                wc->locked = true;
+        }
+        if (op->err == MPI_SUCCESS)
+            keep_err(op, tide_fs_pwrite(f->fd, from, len, w->first, op->fn));
     }
     if (wc->locked)
         tide_fs_unlock(f->fd, w->first, (MPI_Offset)len);

@@ -4,7 +4,7 @@
  * internal representation is its native one), "external32" (the
  * datatype layer's conversion), and representations users register with
  * MPI_Register_datarep, whose conversion and extent functions are called
- * as 13.5.3 says. Also MPI_File_get_type_extent.
+ * as 13.5.3 says (its errors go to the default file error handler). Also MPI_File_get_type_extent.
  */
 #include "runtime/api.h"
 #include "datatype/datatype.h"
@@ -40,6 +40,9 @@ const struct tide_datarep *tide_datarep_find(const char *name)
     return NULL;
 }
 
+/* errors of MPI_Register_datarep: the default file error handler */
+#define DATAREP_ERR(cls, ...) tide_raise_file(NULL, tide_err((cls), __VA_ARGS__))
+
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
@@ -47,20 +50,20 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Register_datarep";
     if (!datarep || !datarep[0])
-        return TIDE_ERR(MPI_ERR_ARG, "%s: datarep must be a nonempty string (argument datarep)", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: datarep must be a nonempty string (argument datarep)", fn);
     if (strlen(datarep) >= MPI_MAX_DATAREP_STRING)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: datarep is longer than MPI_MAX_DATAREP_STRING - 1 (argument datarep)", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: datarep is longer than MPI_MAX_DATAREP_STRING - 1 (argument datarep)", fn);
     if (!dtype_file_extent_fn)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: dtype_file_extent_fn must not be NULL", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: dtype_file_extent_fn must not be NULL", fn);
     if (!strcmp(datarep, "native") || !strcmp(datarep, "internal") || tide_datarep_find(datarep))
-        return TIDE_ERR(MPI_ERR_DUP_DATAREP, "%s: data representation \"%s\" is already defined (argument datarep)",
-                        fn, datarep);
+        return DATAREP_ERR(MPI_ERR_DUP_DATAREP, "%s: data representation \"%s\" is already defined (argument datarep)", fn,
+                           datarep);
     struct tide_datarep *r = calloc(1, sizeof *r);
     MPI_Aint *ext = calloc(TIDE_BUILTIN_TYPE_COUNT, sizeof *ext);
     if (!r || !ext) {
         free(r);
         free(ext);
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        return DATAREP_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     snprintf(r->name, sizeof r->name, "%s", datarep);
     r->kind = REP_USER;

@@ -169,6 +169,9 @@ int tide_io_independent(struct tide_file *f, bool write, MPI_Offset pos_etypes, 
  * direction, count, datatype, etype multiple, sequential mode). */
 int tide_io_check_access(struct tide_file *f, bool write, MPI_Count count, MPI_Datatype datatype,
                          struct tide_datatype **dt, const char *fn);
+/* Do plain writes take a byte-range lock (data sieving writes may be in
+ * use, and they read-modify-write blocks under one)? */
+bool tide_io_writes_lock(const struct tide_file *f);
 /* A status for bytes of data moved by an access of dt. */
 void tide_io_status(MPI_Status *status, size_t bytes);
 /* A request already complete with this status and error (the
