@@ -157,7 +157,7 @@ static void test_external32_collective(void)
     CHECK_OK(MPI_File_set_view(fh, (MPI_Offset)rank * 4, MPI_INT, filetype, "external32", MPI_INFO_NULL));
     int vals[PER];
     for (int i = 0; i < PER; i++)
-        vals[i] = (i * size + rank) * 0x01010101;
+        vals[i] = (int)((unsigned)(i * size + rank) * 0x01010101u);
     MPI_Status st;
     CHECK_OK(MPI_File_write_all(fh, vals, PER, MPI_INT, &st));
     CHECK_OK(MPI_File_sync(fh));
@@ -181,7 +181,7 @@ static void test_external32_collective(void)
     int back[PER];
     CHECK_OK(MPI_File_read_all(fh, back, PER, MPI_INT, &st));
     for (int i = 0; i < PER; i++)
-        CHECK(back[i] == (i * size + other) * 0x01010101, "external32 collective read: element %d is %d", i,
+        CHECK(back[i] == (int)((unsigned)(i * size + other) * 0x01010101u), "external32 collective read: element %d is %d", i,
               back[i]);
     CHECK_OK(MPI_File_close(&fh));
     MPI_Type_free(&filetype);
