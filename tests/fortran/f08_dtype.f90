@@ -1,0 +1,50 @@
+! f08_dtype.f90: a derived datatype from `use mpi_f08`: a row of a 2-D
+! array (MPI_Type_vector, stride = leading dimension) sent as one element
+! and received contiguous; MPI_Type_get_extent (MPI_ADDRESS_KIND),
+! MPI_Type_size, MPI_Type_free and MPI_DATATYPE_NULL.
+program f08_dtype
+    use mpi_f08
+    implicit none
+    integer, parameter :: rows = 4, cols = 5
+    integer :: rank, size, i, j, tsize
+    double precision :: a(rows, cols), row(cols)
+    type(MPI_Datatype) :: rowtype
+    type(MPI_Status) :: status
+    integer(kind=MPI_ADDRESS_KIND) :: lb, extent
+    integer :: count
+    call MPI_Init()
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+    call MPI_Comm_size(MPI_COMM_WORLD, size)
+    call MPI_Type_vector(cols, 1, rows, MPI_DOUBLE_PRECISION, rowtype)
+    call MPI_Type_commit(rowtype)
+    call MPI_Type_get_extent(rowtype, lb, extent)
+    call MPI_Type_size(rowtype, tsize)
+    if (lb /= 0 .or. extent /= 8 * ((cols - 1) * rows + 1) .or. tsize /= 8 * cols) then
+        print *, 'FAIL extent', lb, extent, tsize
+        call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+    if (rank == 0) then
+        do j = 1, cols
+            do i = 1, rows
+                a(i, j) = 10 * i + j
+            end do
+        end do
+        ! row 2: 21 22 23 24 25
+        call MPI_Send(a(2, 1), 1, rowtype, 1, 0, MPI_COMM_WORLD)
+    else if (rank == 1) then
+        row = 0
+        call MPI_Recv(row, cols, MPI_DOUBLE_PRECISION, 0, 0, MPI_COMM_WORLD, status)
+        call MPI_Get_count(status, MPI_DOUBLE_PRECISION, count)
+        if (count /= cols) then
+            print *, 'FAIL count', count
+            call MPI_Abort(MPI_COMM_WORLD, 1)
+        end if
+        print '(A,5F6.1)', 'f08 row received', row
+    end if
+    call MPI_Type_free(rowtype)
+    if (rowtype /= MPI_DATATYPE_NULL) then
+        print *, 'FAIL type_free'
+        call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+    call MPI_Finalize()
+end program f08_dtype
