@@ -21,6 +21,7 @@ pass a descriptor the C side does not read); MPI_SUBARRAYS_SUPPORTED is
 """
 import importlib.util
 import os
+import re
 import sys
 
 _spec = importlib.util.spec_from_file_location(
@@ -98,7 +99,7 @@ def f08_decl(ctype, name, dims, asynchronous):
         return ["integer%s :: %s(3, *)" % (intent, name)], name
     if what == "choice":
         return [NOARG % name, "type(*), dimension(*)%s%s :: %s"
-                % (intent, ", asynchronous" if asynchronous else "", name)], name
+                % (intent, ", asynchronous, target" if asynchronous else "", name)], name
     if what == "string":
         return ["character(len=*)%s :: %s" % (intent, name)], name
     if what == "status":
@@ -158,9 +159,17 @@ def large_count(text, plain):
             yield fn, params
 
 
-def nonblocking(params):
-    """Does the call start an operation (its buffers are ASYNCHRONOUS)?"""
-    return any(gb.split_param(p)[:2] == ("MPI_Request *", "request") for p in params)
+# calls whose buffers MPI keeps using after they return without a request
+RETAINED = re.compile(r"^MPI_(Buffer_attach|Win_create|Win_attach|Put|Get|Accumulate|"
+                      r"Get_accumulate|Fetch_and_op|Compare_and_swap)(_c)?$")
+
+
+def retains_buffers(fn, params):
+    """Does MPI use the buffers after the call returns (an operation started,
+    memory attached)? They are then ASYNCHRONOUS, and TARGET: gfortran takes
+    the address of a dummy without TARGET as not kept past the call."""
+    return bool(RETAINED.match(fn)) or \
+        any(gb.split_param(p)[:2] == ("MPI_Request *", "request") for p in params)
 
 
 def glue_interface(fn, params):
@@ -174,7 +183,7 @@ def glue_interface(fn, params):
 
 def f08_procedure(fn, params):
     names, decls, actuals = [], [], []
-    nb = nonblocking(params)
+    nb = retains_buffers(fn, params)
     for p in params:
         ctype, name, dims = gb.split_param(p)
         d, a = f08_decl(ctype, name, dims, nb)
@@ -223,6 +232,47 @@ SPECIAL_GLUE = """
     integer(kind=8) :: attribute_val
     logical :: flag
   end subroutine mpi_comm_get_attr
+  subroutine mpi_f_sync_reg(buf)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    type(*), dimension(*) :: buf
+  end subroutine mpi_f_sync_reg
+  ! memory given as an address (TYPE(C_PTR) in mpi_f08): the C functions
+  ! themselves (handles are C ints, MPI_Aint is intptr_t)
+  integer(c_int) function c_mpi_alloc_mem(size, info, baseptr) bind(C, name="MPI_Alloc_mem")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: info
+    type(c_ptr) :: baseptr
+  end function c_mpi_alloc_mem
+  integer(c_int) function c_mpi_win_allocate(size, disp_unit, info, comm, baseptr, win) &
+      bind(C, name="MPI_Win_allocate")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: disp_unit, info, comm
+    type(c_ptr) :: baseptr
+    integer(c_int) :: win
+  end function c_mpi_win_allocate
+  integer(c_int) function c_mpi_win_allocate_shared(size, disp_unit, info, comm, baseptr, win) &
+      bind(C, name="MPI_Win_allocate_shared")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: disp_unit, info, comm
+    type(c_ptr) :: baseptr
+    integer(c_int) :: win
+  end function c_mpi_win_allocate_shared
+  integer(c_int) function c_mpi_win_shared_query(win, rank, size, disp_unit, baseptr) &
+      bind(C, name="MPI_Win_shared_query")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_int), value :: win, rank
+    integer(c_intptr_t) :: size
+    integer(c_int) :: disp_unit
+    type(c_ptr) :: baseptr
+  end function c_mpi_win_shared_query
+  integer(c_int) function c_mpi_buffer_detach(buffer_addr, size) bind(C, name="MPI_Buffer_detach")
+    import :: c_int, c_ptr
+    type(c_ptr) :: buffer_addr
+    integer(c_int) :: size
+  end function c_mpi_buffer_detach
 """
 ERRHANDLER_KINDS = ["Comm", "Win", "File", "Session"]
 for _k in ERRHANDLER_KINDS:
@@ -249,7 +299,9 @@ SPECIAL_ABSTRACT += "  end interface\n"
 
 SPECIAL_NAMES = ["MPI_Init", "MPI_Init_thread", "MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol",
                  "MPI_Comm_spawn", "MPI_Op_create", "MPI_Comm_get_attr",
-                 "MPI_Status_f2f08", "MPI_Status_f082f"] + \
+                 "MPI_Status_f2f08", "MPI_Status_f082f", "MPI_F_sync_reg", "MPI_Alloc_mem",
+                 "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_shared_query",
+                 "MPI_Buffer_detach"] + \
                 ["MPI_%s_create_errhandler" % k for k in ERRHANDLER_KINDS]
 
 SPECIAL_PROCS = """
@@ -340,6 +392,70 @@ SPECIAL_PROCS = """
     f_status = transfer(f08_status, f_status)
     if (present(ierror)) ierror = MPI_SUCCESS
   end subroutine MPI_Status_f082f_f08
+  subroutine MPI_F_sync_reg_f08(buf)
+    use tide_f08_glue, only: c_wrapper => mpi_f_sync_reg
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    type(*), dimension(*) :: buf
+    call c_wrapper(buf)
+  end subroutine MPI_F_sync_reg_f08
+  subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
+    use tide_f08_glue, only: c_mpi_alloc_mem
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    type(MPI_Info), intent(in) :: info
+    type(c_ptr), intent(out) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_alloc_mem(size, info%MPI_VAL, baseptr)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Alloc_mem_f08
+  subroutine MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+    use tide_f08_glue, only: c_mpi_win_allocate
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr), intent(out) :: baseptr
+    type(MPI_Win), intent(out) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win%MPI_VAL)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_allocate_f08
+  subroutine MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+    use tide_f08_glue, only: c_mpi_win_allocate_shared
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr), intent(out) :: baseptr
+    type(MPI_Win), intent(out) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, &
+        win%MPI_VAL)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_allocate_shared_f08
+  subroutine MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
+    use tide_f08_glue, only: c_mpi_win_shared_query
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: rank
+    integer(kind=MPI_ADDRESS_KIND), intent(out) :: size
+    integer, intent(out) :: disp_unit
+    type(c_ptr), intent(out) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_shared_query_f08
+  subroutine MPI_Buffer_detach_f08(buffer_addr, size, ierror)
+    use tide_f08_glue, only: c_mpi_buffer_detach
+    type(c_ptr), intent(out) :: buffer_addr
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_buffer_detach(buffer_addr, size)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Buffer_detach_f08
 """
 for _k in ERRHANDLER_KINDS:
     SPECIAL_PROCS += """  subroutine MPI_%(K)s_create_errhandler_f08(%(k)s_errhandler_fn, errhandler, ierror)
@@ -435,6 +551,7 @@ def procedures(text):
 def gen_module(text):
     funcs, generics = procedures(text)
     glue = ["module tide_f08_glue", "  ! the C wrappers of mpi_fortran.c and f_special.c (mpi_xxx_)",
+            "  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_ptr",
             "  implicit none", "  interface"]
     for fn, params in funcs:
         glue += glue_interface(fn, params)

@@ -4,7 +4,7 @@
 # statuses, collectives on Fortran types, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran; the same
 # with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
-# ierror). Skipped when Tide was built without Fortran.
+# ierror, large counts, TYPE(C_PTR) memory and RMA). Skipped when Tide was built without Fortran.
 
 if [ -x "$B/bin/mpifort" ]; then
     FB="$B/tests/fortran/bin"
@@ -49,6 +49,8 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.f08-errors -t 60 -out "f08 error returned: " -- $MPIEXEC -n 2 "$FB/f08_errors"
     tcase fortran.f08-io -t 60 -out "f08 io on 4 ok" -- $MPIEXEC -n 4 "$FB/f08_io"
     tcase fortran.f08-io-1 -t 60 -out "f08 io on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_io"
+    tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
+    tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
     tcase fortran.spawn-c-child -t 90 -out "fortran parent: 2 C children answered" -- \
         $MPIEXEC -n 2 "$FB/f_spawn_parent" "$TB/dpm_spawn" 2
     tcase fortran.spawn-fortran-child -t 90 -out "C parent: 2 Fortran children answered" -- \
