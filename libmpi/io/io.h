@@ -74,6 +74,7 @@ struct tide_file {
     int split_kind;             /* which _begin (TIDE_SPLIT_*), 0 if none */
     const void *split_buf;
     int async_pending;          /* nonblocking independent accesses not yet complete */
+    int coll_refused;           /* set while a collective call this process refused takes part */
 };
 enum { TIDE_SPLIT_READ_ALL = 1, TIDE_SPLIT_WRITE_ALL, TIDE_SPLIT_READ_AT_ALL, TIDE_SPLIT_WRITE_AT_ALL,
        TIDE_SPLIT_READ_ORDERED, TIDE_SPLIT_WRITE_ORDERED };
