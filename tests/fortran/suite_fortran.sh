@@ -12,11 +12,12 @@ if [ -x "$B/bin/mpifort" ]; then
     for src in "$S"/tests/fortran/*.f90; do
         n=$(basename "$src" .f90)
         # with mpif.h gfortran warns of buffers of several types (no
-        # interfaces); `use mpi` programs build with -Werror
+        # interfaces); `use mpi` programs build with -Werror; the module
+        # files of the programs' own modules go to bin/, not the cwd
         werror=-Werror
         grep -q "include 'mpif.h'" "$src" && werror=
         tcase fortran.build.$n -t 120 -- \
-            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds -o "$FB/$n" "$src"
+            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds -J "$FB" -o "$FB/$n" "$src"
     done
     tcase fortran.build.c_spawn_parent -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_spawn_parent" "$S/tests/fortran/c_spawn_parent.c"
