@@ -268,6 +268,14 @@ SPECIAL_GLUE = """
     integer(c_int) :: disp_unit
     type(c_ptr) :: baseptr
   end function c_mpi_win_shared_query
+  integer(c_intptr_t) function c_mpi_aint_add(base, disp) bind(C, name="MPI_Aint_add")
+    import :: c_intptr_t
+    integer(c_intptr_t), value :: base, disp
+  end function c_mpi_aint_add
+  integer(c_intptr_t) function c_mpi_aint_diff(addr1, addr2) bind(C, name="MPI_Aint_diff")
+    import :: c_intptr_t
+    integer(c_intptr_t), value :: addr1, addr2
+  end function c_mpi_aint_diff
   integer(c_int) function c_mpi_buffer_detach(buffer_addr, size) bind(C, name="MPI_Buffer_detach")
     import :: c_int, c_ptr
     type(c_ptr) :: buffer_addr
@@ -301,7 +309,7 @@ SPECIAL_NAMES = ["MPI_Init", "MPI_Init_thread", "MPI_Wtime", "MPI_Wtick", "MPI_P
                  "MPI_Comm_spawn", "MPI_Op_create", "MPI_Comm_get_attr",
                  "MPI_Status_f2f08", "MPI_Status_f082f", "MPI_F_sync_reg", "MPI_Alloc_mem",
                  "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_shared_query",
-                 "MPI_Buffer_detach"] + \
+                 "MPI_Buffer_detach", "MPI_Aint_add", "MPI_Aint_diff"] + \
                 ["MPI_%s_create_errhandler" % k for k in ERRHANDLER_KINDS]
 
 SPECIAL_PROCS = """
@@ -447,6 +455,16 @@ SPECIAL_PROCS = """
     ierr_c = c_mpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr)
     if (present(ierror)) ierror = ierr_c
   end subroutine MPI_Win_shared_query_f08
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_add_f08(base, disp)
+    use tide_f08_glue, only: c_mpi_aint_add
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: base, disp
+    MPI_Aint_add_f08 = c_mpi_aint_add(base, disp)
+  end function MPI_Aint_add_f08
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_diff_f08(addr1, addr2)
+    use tide_f08_glue, only: c_mpi_aint_diff
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1, addr2
+    MPI_Aint_diff_f08 = c_mpi_aint_diff(addr1, addr2)
+  end function MPI_Aint_diff_f08
   subroutine MPI_Buffer_detach_f08(buffer_addr, size, ierror)
     use tide_f08_glue, only: c_mpi_buffer_detach
     type(c_ptr), intent(out) :: buffer_addr

@@ -4,7 +4,8 @@
 ! MPI_Type_size, MPI_Type_free and MPI_DATATYPE_NULL; the same transfer
 ! with counts of KIND=MPI_COUNT_KIND (the large-count overloads: MPI_Send_c,
 ! MPI_Recv_c, MPI_Get_count_c, MPI_Type_size_c); MPI_Status_set_elements
-! keeping the other fields; MPI_Status_f082f/MPI_Status_f2f08.
+! keeping the other fields; MPI_Status_f082f/MPI_Status_f2f08;
+! MPI_Get_address with MPI_Aint_diff and MPI_Aint_add.
 program f08_dtype
     use mpi_f08
     implicit none
@@ -13,7 +14,7 @@ program f08_dtype
     double precision :: a(rows, cols), row(cols), row3(cols)
     type(MPI_Datatype) :: rowtype
     type(MPI_Status) :: status
-    integer(kind=MPI_ADDRESS_KIND) :: lb, extent
+    integer(kind=MPI_ADDRESS_KIND) :: lb, extent, addr1, addr2
     integer :: count
     integer(kind=MPI_COUNT_KIND) :: bigcount, bigsize
     integer :: fstatus(MPI_STATUS_SIZE)
@@ -24,6 +25,13 @@ program f08_dtype
     call MPI_Type_commit(rowtype)
     call MPI_Type_get_extent(rowtype, lb, extent)
     call MPI_Type_size(rowtype, tsize)
+    call MPI_Get_address(a(1, 1), addr1)
+    call MPI_Get_address(a(2, 3), addr2)
+    if (MPI_Aint_diff(addr2, addr1) /= 8 * (2 * rows + 1) .or. &
+        MPI_Aint_add(addr1, MPI_Aint_diff(addr2, addr1)) /= addr2) then
+        print *, 'FAIL aint_add/diff', addr1, addr2
+        call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
     if (lb /= 0 .or. extent /= 8 * ((cols - 1) * rows + 1) .or. tsize /= 8 * cols) then
         print *, 'FAIL extent', lb, extent, tsize
         call MPI_Abort(MPI_COMM_WORLD, 1)
