@@ -12,7 +12,10 @@ that takes handles as TYPE(MPI_Comm), ... and statuses as TYPE(MPI_Status),
 makes ierror OPTIONAL and calls the C wrapper mpi_xxx_ of mpi_fortran.c.
 Those wrappers are declared in the module tide_f08_glue under their own
 names (gfortran's mangling gives mpi_xxx_) and renamed on use, so the
-generic names stay free.
+generic names stay free. Large-count forms MPI_Xxx_c join the generic
+MPI_Xxx as MPI_Xxx_c_f08 when their arguments tell them apart. Memory
+returned as an address (TYPE(C_PTR)) and MPI_Aint_add/diff call the C
+functions through BIND(C) interfaces.
 
 Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
 in the `mpi` module: the wrappers take a plain address (assumed rank would
