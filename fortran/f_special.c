@@ -3,8 +3,8 @@
  * MPI_Init (no argc/argv in Fortran), MPI_Wtime/Wtick (functions returning
  * DOUBLE PRECISION), MPI_Pcontrol (C varargs), MPI_Comm_spawn (argv is a
  * blank-terminated CHARACTER array), MPI_Op_create and errhandler creation
- * (Fortran procedures as callbacks) and MPI_Comm_get_attr (the attribute
- * as an INTEGER(KIND=MPI_ADDRESS_KIND) value).
+ * (Fortran procedures as callbacks), MPI_Comm_get_attr (the attribute
+ * as an INTEGER(KIND=MPI_ADDRESS_KIND) value) and MPI_F_sync_reg.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,15 @@ double mpi_wtick__(void) __attribute__((alias("mpi_wtick_")));
 double mpi_wtick_(void)
 {
     return MPI_Wtick();
+}
+
+/* MPI_F_SYNC_REG(BUF): does nothing; being external, the compiler must
+ * assume BUF read and written here, so it keeps no copy of it in a
+ * register across the call (MPI-3 17.1.17). */
+ALIAS2(mpi_f_sync_reg, void *buf)
+void mpi_f_sync_reg_(void *buf)
+{
+    (void)buf;
 }
 
 ALIAS2(mpi_pcontrol, MPI_Fint *level, MPI_Fint *ierr)

@@ -12,15 +12,18 @@ _Static_assert(sizeof(MPI_Status) == TIDE_F_STATUS_SIZE * sizeof(MPI_Fint),
                "MPI_STATUS_SIZE of mpif.h must match MPI_Status");
 _Static_assert(sizeof(MPI_Comm) == sizeof(MPI_Fint), "handles are Fortran integers");
 
-MPI_Fint tide_f_bottom_[1];
-MPI_Fint tide_f_in_place_[1];
-MPI_Fint tide_f_status_ignore_[TIDE_F_STATUS_SIZE];
-MPI_Fint tide_f_statuses_ignore_[TIDE_F_STATUS_SIZE];
-MPI_Fint tide_f_errcodes_ignore_[1];
-MPI_Fint tide_f_unweighted_[1];
-MPI_Fint tide_f_weights_empty_[1];
-char tide_f_argv_null_[1];
-char tide_f_argvs_null_[1];
+/* aligned as gfortran aligns the common blocks (mpi_f08's object in this
+ * library declares them too) */
+#define SENTINEL _Alignas(16)
+SENTINEL MPI_Fint tide_f_bottom_[1];
+SENTINEL MPI_Fint tide_f_in_place_[1];
+SENTINEL MPI_Fint tide_f_status_ignore_[TIDE_F_STATUS_SIZE];
+SENTINEL MPI_Fint tide_f_statuses_ignore_[TIDE_F_STATUS_SIZE];
+SENTINEL MPI_Fint tide_f_errcodes_ignore_[1];
+SENTINEL MPI_Fint tide_f_unweighted_[1];
+SENTINEL MPI_Fint tide_f_weights_empty_[1];
+SENTINEL char tide_f_argv_null_[1];
+SENTINEL char tide_f_argvs_null_[1];
 
 void *tide_f_buf(void *p)
 {

@@ -106,6 +106,10 @@ def arg(ctype, name, dims, fn, params):
             return ("MPI_Fint *%s" % f,
                     "    MPI_Status c_%s;\n    MPI_Status_f2c(%s, &c_%s);\n" % (name, f, name),
                     "&c_" + name, "", None)
+        if fn.startswith("MPI_Status_set_"):  # changes one field of the status given
+            return ("MPI_Fint *%s" % f,
+                    "    MPI_Status c_%s;\n    MPI_Status_f2c(%s, &c_%s);\n" % (name, f, name),
+                    "&c_" + name, "    MPI_Status_c2f(&c_%s, %s);\n" % (name, f), None)
         return ("MPI_Fint *%s" % f, "    MPI_Status c_%s;\n" % name,
                 "tide_f_is_status_ignore(%s) ? MPI_STATUS_IGNORE : &c_%s" % (f, name),
                 "    if (!tide_f_is_status_ignore(%s)) MPI_Status_c2f(&c_%s, %s);\n" % (f, name, f),
@@ -122,10 +126,12 @@ def arg(ctype, name, dims, fn, params):
     raise Unbound("parameter '%s %s%s'" % (ctype, name, dims))
 
 
-def binding(fn, params):
+def binding(fn, params, large_count=False):
+    """The C wrapper of one function; large-count (_c) forms only when asked:
+    they are for mpi_f08 (gen-f08.py), not for mpif.h and `use mpi`."""
     if fn in HANDWRITTEN:
         raise Unbound("hand-written")
-    if re.search(r"_c$", fn):
+    if re.search(r"_c$", fn) and not large_count:
         raise Unbound("large-count form: mpi_f08 only")
     if re.search(r"_(c2f|f2c)$|_(f2c|c2f)08$|Status_f", fn):
         raise Unbound("C-only conversion function")
@@ -163,7 +169,7 @@ def gen_c(text):
            "#include <stdlib.h>\n#include \"f_support.h\"\n\n"]
     for fn, params in prototypes(text):
         try:
-            out.append(binding(fn, params))
+            out.append(binding(fn, params, large_count=True))
         except Unbound:
             pass
     return "".join(out)

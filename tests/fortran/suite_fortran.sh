@@ -2,8 +2,9 @@
 # compiled with the build tree's mpifort (include 'mpif.h' or use mpi) and
 # run with mpiexec: hello, ring with statuses, nonblocking with arrays of
 # statuses, collectives on Fortran types, MPI-IO, communicator names, a derived
-# type, error handlers and ierror, spawn between C and Fortran. Skipped
-# when Tide was built without Fortran.
+# type, error handlers and ierror, spawn between C and Fortran; the same
+# with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
+# ierror, large counts, TYPE(C_PTR) memory and RMA). Skipped when Tide was built without Fortran.
 
 if [ -x "$B/bin/mpifort" ]; then
     FB="$B/tests/fortran/bin"
@@ -11,11 +12,12 @@ if [ -x "$B/bin/mpifort" ]; then
     for src in "$S"/tests/fortran/*.f90; do
         n=$(basename "$src" .f90)
         # with mpif.h gfortran warns of buffers of several types (no
-        # interfaces); `use mpi` programs build with -Werror
+        # interfaces); `use mpi` programs build with -Werror; the module
+        # files of the programs' own modules go to bin/, not the cwd
         werror=-Werror
         grep -q "include 'mpif.h'" "$src" && werror=
         tcase fortran.build.$n -t 120 -- \
-            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds -o "$FB/$n" "$src"
+            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds -J "$FB" -o "$FB/$n" "$src"
     done
     tcase fortran.build.c_spawn_parent -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_spawn_parent" "$S/tests/fortran/c_spawn_parent.c"
@@ -36,6 +38,20 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.errors-return -t 60 -out "error returned: " -- $MPIEXEC -n 2 "$FB/f_errors"
     tcase fortran.io -t 60 -out "io on 4 ok" -- $MPIEXEC -n 4 "$FB/f_io"
     tcase fortran.io-1 -t 60 -out "io on 1 ok" -- $MPIEXEC -n 1 "$FB/f_io"
+    tcase fortran.f08-hello -t 60 -out "f08 hello rank 2 of 3 on " -- $MPIEXEC -n 3 "$FB/f08_hello"
+    tcase fortran.f08-ring -t 60 -out "f08 ring of 4 ok" -- $MPIEXEC -n 4 "$FB/f08_ring"
+    tcase fortran.f08-nonblocking -t 60 -out "f08 nonblocking 3 ok" -- $MPIEXEC -n 3 "$FB/f08_nonblock"
+    tcase fortran.f08-collectives -t 60 -out "f08 collectives on 4 ok" -- $MPIEXEC -n 4 "$FB/f08_coll"
+    tcase fortran.f08-collectives-1 -t 60 -out "f08 collectives on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_coll"
+    tcase fortran.f08-derived-type -t 60 -out "f08 row received +21\.0 +22\.0 +23\.0 +24\.0 +25\.0$" -- \
+        $MPIEXEC -n 2 "$FB/f08_dtype"
+    tcase fortran.f08-comm-split-compare -t 60 -out "f08 split ok: half0 world MPI_COMM_WORLD" -- \
+        $MPIEXEC -n 3 "$FB/f08_comm"
+    tcase fortran.f08-errors -t 60 -out "f08 error returned: " -- $MPIEXEC -n 2 "$FB/f08_errors"
+    tcase fortran.f08-io -t 60 -out "f08 io on 4 ok" -- $MPIEXEC -n 4 "$FB/f08_io"
+    tcase fortran.f08-io-1 -t 60 -out "f08 io on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_io"
+    tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
+    tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
     tcase fortran.spawn-c-child -t 90 -out "fortran parent: 2 C children answered" -- \
         $MPIEXEC -n 2 "$FB/f_spawn_parent" "$TB/dpm_spawn" 2
     tcase fortran.spawn-fortran-child -t 90 -out "C parent: 2 Fortran children answered" -- \

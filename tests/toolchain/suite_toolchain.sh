@@ -9,8 +9,8 @@
 TC_TMP="$B/tests/toolchain-tmp"
 TC_PROJ="$S/tests/toolchain/proj"
 TC_P="$TC_TMP/moved"
-# the CMake and Meson projects build a Fortran program too when Tide has
-# the Fortran bindings
+# the CMake and Meson projects build Fortran programs too (use mpi, use
+# mpi_f08) when Tide has the Fortran bindings
 TC_FORTRAN=OFF
 [ -x "$B/bin/mpifort" ] && TC_FORTRAN=ON
 
@@ -108,13 +108,17 @@ tc_fortran() {
     for w in mpifort mpif90 mpif77; do
         [ -x "$TC_P/bin/$w" ] || { echo "not installed: $w"; return 1; }
     done
-    [ -f "$TC_P/include/mpif.h" ] && [ -f "$TC_P/include/mpi.mod" ] || { echo "mpif.h or mpi.mod not installed"; return 1; }
+    for f in mpif.h mpi.mod mpi_f08.mod; do
+        [ -f "$TC_P/include/$f" ] || { echo "not installed: include/$f"; return 1; }
+    done
     "$TC_P/bin/mpifort" -showme:version | grep -q "^mpifort: Tide MPI .* (Language: Fortran)$" || return 1
     [ "$("$TC_P/bin/mpif90" -showme:libs)" = "mpi_mpifh mpi" ] || return 1
     "$TC_P/bin/mpifort" -Werror -o f_mod "$TC_PROJ/hello_mod.f90" || return 1
     "$TC_P/bin/mpif77" -o f_fh "$TC_PROJ/hello_fh.f90" || return 1
-    tc_linked_to_tide f_mod || return 1
-    tc_run ./f_mod "proj-f: 3 ranks, sum 3" && tc_run ./f_fh "proj-fh: 3 ranks, sum 3"
+    "$TC_P/bin/mpif90" -Wall -Werror -o f_f08 "$TC_PROJ/hello_f08.f90" || return 1
+    tc_linked_to_tide f_mod && tc_linked_to_tide f_f08 || return 1
+    tc_run ./f_mod "proj-f: 3 ranks, sum 3" && tc_run ./f_fh "proj-fh: 3 ranks, sum 3" &&
+        tc_run ./f_f08 "proj-f08: 3 ranks, sum 3"
 }
 
 tc_cmake() {
@@ -127,7 +131,8 @@ tc_cmake() {
     tc_linked_to_tide "$TC_TMP/cmake/proj_c" && tc_linked_to_tide "$TC_TMP/cmake/proj_cxx" || return 1
     tc_run "$TC_TMP/cmake/proj_c" "proj-c: 3 ranks, sum 3, library Tide" &&
         tc_run "$TC_TMP/cmake/proj_cxx" "proj-cxx: 3 ranks, sum 3" || return 1
-    [ $TC_FORTRAN = OFF ] || { tc_linked_to_tide "$TC_TMP/cmake/proj_f" && tc_run "$TC_TMP/cmake/proj_f" "proj-f: 3 ranks, sum 3"; }
+    [ $TC_FORTRAN = OFF ] || { tc_linked_to_tide "$TC_TMP/cmake/proj_f" && tc_run "$TC_TMP/cmake/proj_f" "proj-f: 3 ranks, sum 3" &&
+        tc_linked_to_tide "$TC_TMP/cmake/proj_f08" && tc_run "$TC_TMP/cmake/proj_f08" "proj-f08: 3 ranks, sum 3"; }
 }
 
 # tc_meson METHOD ENV...: configure with dependency('mpi', method: METHOD)
@@ -140,7 +145,8 @@ tc_meson() {
     ninja -C "$d" > "$d-build.log" 2>&1 || { tail -30 "$d-build.log"; return 1; }
     tc_linked_to_tide "$d/proj_c" && tc_linked_to_tide "$d/proj_cxx" || return 1
     tc_run "$d/proj_c" "proj-c: 3 ranks, sum 3, library Tide" && tc_run "$d/proj_cxx" "proj-cxx: 3 ranks, sum 3" || return 1
-    [ $mf = false ] || { tc_linked_to_tide "$d/proj_f" && tc_run "$d/proj_f" "proj-f: 3 ranks, sum 3"; }
+    [ $mf = false ] || { tc_linked_to_tide "$d/proj_f" && tc_run "$d/proj_f" "proj-f: 3 ranks, sum 3" &&
+        tc_linked_to_tide "$d/proj_f08" && tc_run "$d/proj_f08" "proj-f08: 3 ranks, sum 3"; }
 }
 
 tc_autotools() {

@@ -1,0 +1,619 @@
+#!/usr/bin/env python3
+"""gen-f08.py: generates the source of Tide's `use mpi_f08` module from mpi.h.
+
+  gen-f08.py MPI_H module > mpi_f08.f90   the modules tide_f08_glue and mpi_f08
+  gen-f08.py MPI_H list                   the procedures of mpi_f08
+
+It reads mpi.h through gen-bindings.py (the same prototypes, the same rules
+deciding what is bound, the same constants) and binds every function the
+`mpi` module binds, and the ones written by hand in f_special.c, once more:
+as a generic MPI_Xxx with the specific MPI_Xxx_f08, a module procedure
+that takes handles as TYPE(MPI_Comm), ... and statuses as TYPE(MPI_Status),
+makes ierror OPTIONAL and calls the C wrapper mpi_xxx_ of mpi_fortran.c.
+Those wrappers are declared in the module tide_f08_glue under their own
+names (gfortran's mangling gives mpi_xxx_) and renamed on use, so the
+generic names stay free. Large-count forms MPI_Xxx_c join the generic
+MPI_Xxx as MPI_Xxx_c_f08 when their arguments tell them apart. Memory
+returned as an address (TYPE(C_PTR)) and MPI_Aint_add/diff call the C
+functions through BIND(C) interfaces.
+
+Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
+in the `mpi` module: the wrappers take a plain address (assumed rank would
+pass a descriptor the C side does not read); MPI_SUBARRAYS_SUPPORTED is
+.FALSE.
+"""
+import importlib.util
+import os
+import re
+import sys
+
+_spec = importlib.util.spec_from_file_location(
+    "gen_bindings", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-bindings.py"))
+gb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gb)
+
+HANDLE_KINDS = {1: "Comm", 2: "Group", 3: "Datatype", 4: "Op", 5: "Errhandler", 6: "Request",
+                7: "Info", 8: "Win", 9: "File", 10: "Message", 12: "Session"}
+KIND_NAMES = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND",
+              "MPI_Count": "MPI_COUNT_KIND"}
+NOARG = "!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s"
+
+
+def wrap(head, names, tail):
+    """A free-form statement head(name, name, ...)tail in lines of < 132 characters."""
+    out, line = [], head
+    for i, a in enumerate(names):
+        a += ", " if i < len(names) - 1 else ""
+        if len(line) + len(a) > 110:
+            out.append(line.rstrip() + " &")
+            line = "        "
+        line += a
+    out.append(line + tail)
+    return out
+
+
+def classify(ctype, name, dims):
+    """(what, base, const, array) of one C parameter."""
+    const = ctype.startswith("const ")
+    base = ctype[6:].strip() if const else ctype
+    ptr = base.endswith("*")
+    base = base.rstrip(" *")
+    arr = bool(dims) or name.startswith("array_of") or "weights" in name
+    if dims == "[][3]":
+        return "ranges", base, const, True
+    if base == "void":
+        return "choice", base, const, True
+    if base == "char":
+        return "string", base, const, False
+    if base == "MPI_Status":
+        return "status", base, const, "statuses" in name or bool(dims)
+    if base in KIND_NAMES:
+        return "kind", base, const or not ptr, arr
+    if base.startswith("MPI_") and base[4:] in gb.HANDLES:
+        return "handle", base, const or (not ptr and not arr), arr
+    return "int", base, const or (not ptr and not arr), arr
+
+
+def glue_decl(ctype, name, dims):
+    """The declaration of a dummy of a C wrapper's interface (tide_f08_glue):
+    handles as INTEGER, whole arrays of handles and statuses as addresses."""
+    what, base, const, arr = classify(ctype, name, dims)
+    if what == "ranges":
+        return ["integer :: %s(3, *)" % name]
+    if what in ("choice", "status") or (what == "handle" and arr):
+        return [NOARG % name, "type(*), dimension(*) :: %s" % name]
+    if what == "string":
+        return ["character(len=*) :: %s" % name]
+    if what == "kind":
+        return ["integer(kind=%d) :: %s%s" % (gb.KINDS[base], name, "(*)" if arr else "")]
+    if what == "handle":
+        return ["integer :: %s" % name]
+    t = "logical" if name in gb.LOGICALS else "integer"
+    return ["%s :: %s%s" % (t, name, "(*)" if arr else "")]
+
+
+def f08_decl(ctype, name, dims, asynchronous):
+    """The declaration of a dummy of an mpi_f08 procedure, and the actual
+    argument it gives the C wrapper."""
+    what, base, const, arr = classify(ctype, name, dims)
+    intent = ", intent(in)" if const else ""
+    dim = "(*)" if arr else ""
+    if what == "ranges":
+        return ["integer%s :: %s(3, *)" % (intent, name)], name
+    if what == "choice":
+        return [NOARG % name, "type(*), dimension(*)%s%s :: %s"
+                % (intent, ", asynchronous, target" if asynchronous else "", name)], name
+    if what == "string":
+        return ["character(len=*)%s :: %s" % (intent, name)], name
+    if what == "status":
+        return ["type(MPI_Status)%s :: %s%s" % (intent, name, dim)], name
+    if what == "kind":
+        return ["integer(kind=%s)%s :: %s%s" % (KIND_NAMES[base], intent, name, dim)], name
+    if what == "handle":
+        t = "type(%s)%s :: %s%s" % (base, intent, name, dim)
+        return [t], name if arr else name + "%MPI_VAL"
+    t = "logical" if name in gb.LOGICALS else "integer"
+    return ["%s%s :: %s%s" % (t, intent, name, dim)], name
+
+
+def bound(text):
+    """The (function, parameters) the `mpi` module binds."""
+    for fn, params in gb.prototypes(text):
+        try:
+            gb.binding(fn, params)
+        except gb.Unbound:
+            continue
+        yield fn, params
+
+
+def signature(params):
+    """What tells the Fortran dummies apart: (name, type, kind, rank) each,
+    None for a choice buffer (NO_ARG_CHECK: it takes anything)."""
+    sig = []
+    for p in params:
+        ctype, name, dims = gb.split_param(p)
+        what, base, const, arr = classify(ctype, name, dims)
+        if what == "choice":
+            sig.append(None)
+        elif what == "kind":
+            sig.append((name, "integer", gb.KINDS[base], arr))
+        elif what == "int":
+            sig.append((name, "logical" if name in gb.LOGICALS else "integer", 4, arr))
+        else:
+            sig.append((name, what, base, arr))
+    return sig
+
+
+def large_count(text, plain):
+    """The large-count forms (MPI_Xxx_c) that overload a bound MPI_Xxx in
+    mpi_f08: their C wrapper is generated and some argument tells them
+    apart (not so where only MPI_Aint became MPI_Count: both are
+    INTEGER(KIND=8), e.g. MPI_Type_get_extent_c)."""
+    params_of = dict(plain)
+    for fn, params in gb.prototypes(text):
+        if not fn.endswith("_c") or fn[:-2] not in params_of:
+            continue
+        try:
+            gb.binding(fn, params, large_count=True)
+        except gb.Unbound:
+            continue
+        a, b = signature(params), signature(params_of[fn[:-2]])
+        if len(a) != len(b) or any(x and y and x[0] == y[0] and x != y for x, y in zip(a, b)):
+            yield fn, params
+
+
+# calls whose buffers MPI keeps using after they return without a request
+RETAINED = re.compile(r"^MPI_(Buffer_attach|Win_create|Win_attach|Put|Get|Accumulate|"
+                      r"Get_accumulate|Fetch_and_op|Compare_and_swap)(_c)?$")
+
+
+def retains_buffers(fn, params):
+    """Does MPI use the buffers after the call returns (an operation started,
+    memory attached)? They are then ASYNCHRONOUS, and TARGET: gfortran takes
+    the address of a dummy without TARGET as not kept past the call."""
+    return bool(RETAINED.match(fn)) or \
+        any(gb.split_param(p)[:2] == ("MPI_Request *", "request") for p in params)
+
+
+def glue_interface(fn, params):
+    names = [gb.split_param(p)[1] for p in params] + ["ierror"]
+    out = wrap("  subroutine %s(" % fn.lower(), names, ")")
+    for p in params:
+        out += ["    " + d for d in glue_decl(*gb.split_param(p))]
+    out += ["    integer :: ierror", "  end subroutine %s" % fn.lower()]
+    return out
+
+
+def f08_procedure(fn, params):
+    names, decls, actuals = [], [], []
+    nb = retains_buffers(fn, params)
+    for p in params:
+        ctype, name, dims = gb.split_param(p)
+        d, a = f08_decl(ctype, name, dims, nb)
+        names.append(name)
+        decls += d
+        actuals.append(a)
+    spec = fn + "_f08"
+    out = wrap("  subroutine %s(" % spec, names + ["ierror"], ")")
+    out.append("    use tide_f08_glue, only: c_wrapper => %s" % fn.lower())
+    out += ["    " + d for d in decls]
+    out += ["    integer, optional, intent(out) :: ierror", "    integer :: ierr_c"]
+    out += wrap("    call c_wrapper(", actuals + ["ierr_c"], ")")
+    out += ["    if (present(ierror)) ierror = ierr_c", "  end subroutine %s" % spec]
+    return out
+
+
+# The functions f_special.c binds by hand: their C wrappers' interfaces and
+# their mpi_f08 procedures. The callbacks of MPI_Op_create and of the
+# errhandlers have the C calling convention already (see f_special.c).
+SPECIAL_GLUE = """
+  subroutine mpi_init(ierror)
+    integer :: ierror
+  end subroutine mpi_init
+  subroutine mpi_init_thread(required, provided, ierror)
+    integer :: required, provided, ierror
+  end subroutine mpi_init_thread
+  double precision function mpi_wtime()
+  end function mpi_wtime
+  double precision function mpi_wtick()
+  end function mpi_wtick
+  subroutine mpi_pcontrol(level, ierror)
+    integer :: level, ierror
+  end subroutine mpi_pcontrol
+  subroutine mpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    character(len=*) :: command, argv(*)
+    integer :: maxprocs, info, root, comm, intercomm, array_of_errcodes(*), ierror
+  end subroutine mpi_comm_spawn
+  subroutine mpi_op_create(user_fn, commute, op, ierror)
+    external :: user_fn
+    logical :: commute
+    integer :: op, ierror
+  end subroutine mpi_op_create
+  subroutine mpi_comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
+    integer :: comm, comm_keyval, ierror
+    integer(kind=8) :: attribute_val
+    logical :: flag
+  end subroutine mpi_comm_get_attr
+  subroutine mpi_f_sync_reg(buf)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    type(*), dimension(*) :: buf
+  end subroutine mpi_f_sync_reg
+  ! memory given as an address (TYPE(C_PTR) in mpi_f08): the C functions
+  ! themselves (handles are C ints, MPI_Aint is intptr_t)
+  integer(c_int) function c_mpi_alloc_mem(size, info, baseptr) bind(C, name="MPI_Alloc_mem")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: info
+    type(c_ptr) :: baseptr
+  end function c_mpi_alloc_mem
+  integer(c_int) function c_mpi_win_allocate(size, disp_unit, info, comm, baseptr, win) &
+      bind(C, name="MPI_Win_allocate")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: disp_unit, info, comm
+    type(c_ptr) :: baseptr
+    integer(c_int) :: win
+  end function c_mpi_win_allocate
+  integer(c_int) function c_mpi_win_allocate_shared(size, disp_unit, info, comm, baseptr, win) &
+      bind(C, name="MPI_Win_allocate_shared")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_intptr_t), value :: size
+    integer(c_int), value :: disp_unit, info, comm
+    type(c_ptr) :: baseptr
+    integer(c_int) :: win
+  end function c_mpi_win_allocate_shared
+  integer(c_int) function c_mpi_win_shared_query(win, rank, size, disp_unit, baseptr) &
+      bind(C, name="MPI_Win_shared_query")
+    import :: c_int, c_intptr_t, c_ptr
+    integer(c_int), value :: win, rank
+    integer(c_intptr_t) :: size
+    integer(c_int) :: disp_unit
+    type(c_ptr) :: baseptr
+  end function c_mpi_win_shared_query
+  integer(c_intptr_t) function c_mpi_aint_add(base, disp) bind(C, name="MPI_Aint_add")
+    import :: c_intptr_t
+    integer(c_intptr_t), value :: base, disp
+  end function c_mpi_aint_add
+  integer(c_intptr_t) function c_mpi_aint_diff(addr1, addr2) bind(C, name="MPI_Aint_diff")
+    import :: c_intptr_t
+    integer(c_intptr_t), value :: addr1, addr2
+  end function c_mpi_aint_diff
+  integer(c_int) function c_mpi_buffer_detach(buffer_addr, size) bind(C, name="MPI_Buffer_detach")
+    import :: c_int, c_ptr
+    type(c_ptr) :: buffer_addr
+    integer(c_int) :: size
+  end function c_mpi_buffer_detach
+"""
+ERRHANDLER_KINDS = ["Comm", "Win", "File", "Session"]
+for _k in ERRHANDLER_KINDS:
+    SPECIAL_GLUE += ("  subroutine mpi_%s_create_errhandler(fn, errhandler, ierror)\n"
+                     "    external :: fn\n    integer :: errhandler, ierror\n"
+                     "  end subroutine mpi_%s_create_errhandler\n" % (_k.lower(), _k.lower()))
+
+SPECIAL_ABSTRACT = """
+  abstract interface
+    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import :: c_ptr, MPI_Datatype
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function
+"""
+for _k in ERRHANDLER_KINDS:
+    SPECIAL_ABSTRACT += ("    subroutine MPI_%s_errhandler_function(%s, error_code)\n"
+                         "      import :: MPI_%s\n      type(MPI_%s) :: %s\n"
+                         "      integer :: error_code\n"
+                         "    end subroutine MPI_%s_errhandler_function\n"
+                         % (_k, _k.lower(), _k, _k, _k.lower(), _k))
+SPECIAL_ABSTRACT += "  end interface\n"
+
+SPECIAL_NAMES = ["MPI_Init", "MPI_Init_thread", "MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol",
+                 "MPI_Comm_spawn", "MPI_Op_create", "MPI_Comm_get_attr",
+                 "MPI_Status_f2f08", "MPI_Status_f082f", "MPI_F_sync_reg", "MPI_Alloc_mem",
+                 "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_shared_query",
+                 "MPI_Buffer_detach", "MPI_Aint_add", "MPI_Aint_diff"] + \
+                ["MPI_%s_create_errhandler" % k for k in ERRHANDLER_KINDS]
+
+SPECIAL_PROCS = """
+  subroutine MPI_Init_f08(ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_init
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    call c_wrapper(ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Init_f08
+  subroutine MPI_Init_thread_f08(required, provided, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_init_thread
+    integer, intent(in) :: required
+    integer, intent(out) :: provided
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, required_c
+    required_c = required
+    call c_wrapper(required_c, provided, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Init_thread_f08
+  double precision function MPI_Wtime_f08()
+    use tide_f08_glue, only: c_wrapper => mpi_wtime
+    MPI_Wtime_f08 = c_wrapper()
+  end function MPI_Wtime_f08
+  double precision function MPI_Wtick_f08()
+    use tide_f08_glue, only: c_wrapper => mpi_wtick
+    MPI_Wtick_f08 = c_wrapper()
+  end function MPI_Wtick_f08
+  subroutine MPI_Pcontrol_f08(level)
+    use tide_f08_glue, only: c_wrapper => mpi_pcontrol
+    integer, intent(in) :: level
+    integer :: ierr_c, level_c
+    level_c = level
+    call c_wrapper(level_c, ierr_c)
+  end subroutine MPI_Pcontrol_f08
+  subroutine MPI_Comm_spawn_f08(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_comm_spawn
+    character(len=*), intent(in) :: command, argv(*)
+    integer, intent(in) :: maxprocs, root
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm), intent(out) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, maxprocs_c, root_c
+    maxprocs_c = maxprocs
+    root_c = root
+    call c_wrapper(command, argv, maxprocs_c, info%MPI_VAL, root_c, comm%MPI_VAL, &
+        intercomm%MPI_VAL, array_of_errcodes, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Comm_spawn_f08
+  subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_op_create
+    procedure(MPI_User_function) :: user_fn
+    logical, intent(in) :: commute
+    type(MPI_Op), intent(out) :: op
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    logical :: commute_c
+    commute_c = commute
+    call c_wrapper(user_fn, commute_c, op%MPI_VAL, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Op_create_f08
+  subroutine MPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_comm_get_attr
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: comm_keyval
+    integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
+    logical, intent(out) :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, keyval_c
+    keyval_c = comm_keyval
+    call c_wrapper(comm%MPI_VAL, keyval_c, attribute_val, flag, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Comm_get_attr_f08
+  subroutine MPI_Status_f2f08_f08(f_status, f08_status, ierror)
+    integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+    type(MPI_Status), intent(out) :: f08_status
+    integer, optional, intent(out) :: ierror
+    f08_status = transfer(f_status, f08_status)
+    if (present(ierror)) ierror = MPI_SUCCESS
+  end subroutine MPI_Status_f2f08_f08
+  subroutine MPI_Status_f082f_f08(f08_status, f_status, ierror)
+    type(MPI_Status), intent(in) :: f08_status
+    integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+    integer, optional, intent(out) :: ierror
+    f_status = transfer(f08_status, f_status)
+    if (present(ierror)) ierror = MPI_SUCCESS
+  end subroutine MPI_Status_f082f_f08
+  subroutine MPI_F_sync_reg_f08(buf)
+    use tide_f08_glue, only: c_wrapper => mpi_f_sync_reg
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    type(*), dimension(*) :: buf
+    call c_wrapper(buf)
+  end subroutine MPI_F_sync_reg_f08
+  subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
+    use tide_f08_glue, only: c_mpi_alloc_mem
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    type(MPI_Info), intent(in) :: info
+    type(c_ptr), intent(out) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_alloc_mem(size, info%MPI_VAL, baseptr)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Alloc_mem_f08
+  subroutine MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+    use tide_f08_glue, only: c_mpi_win_allocate
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr), intent(out) :: baseptr
+    type(MPI_Win), intent(out) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win%MPI_VAL)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_allocate_f08
+  subroutine MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+    use tide_f08_glue, only: c_mpi_win_allocate_shared
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr), intent(out) :: baseptr
+    type(MPI_Win), intent(out) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, &
+        win%MPI_VAL)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_allocate_shared_f08
+  subroutine MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
+    use tide_f08_glue, only: c_mpi_win_shared_query
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: rank
+    integer(kind=MPI_ADDRESS_KIND), intent(out) :: size
+    integer, intent(out) :: disp_unit
+    type(c_ptr), intent(out) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_shared_query_f08
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_add_f08(base, disp)
+    use tide_f08_glue, only: c_mpi_aint_add
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: base, disp
+    MPI_Aint_add_f08 = c_mpi_aint_add(base, disp)
+  end function MPI_Aint_add_f08
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_diff_f08(addr1, addr2)
+    use tide_f08_glue, only: c_mpi_aint_diff
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1, addr2
+    MPI_Aint_diff_f08 = c_mpi_aint_diff(addr1, addr2)
+  end function MPI_Aint_diff_f08
+  subroutine MPI_Buffer_detach_f08(buffer_addr, size, ierror)
+    use tide_f08_glue, only: c_mpi_buffer_detach
+    type(c_ptr), intent(out) :: buffer_addr
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_buffer_detach(buffer_addr, size)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Buffer_detach_f08
+"""
+for _k in ERRHANDLER_KINDS:
+    SPECIAL_PROCS += """  subroutine MPI_%(K)s_create_errhandler_f08(%(k)s_errhandler_fn, errhandler, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_%(k)s_create_errhandler
+    procedure(MPI_%(K)s_errhandler_function) :: %(k)s_errhandler_fn
+    type(MPI_Errhandler), intent(out) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    call c_wrapper(%(k)s_errhandler_fn, errhandler%%MPI_VAL, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_%(K)s_create_errhandler_f08
+""" % {"K": _k, "k": _k.lower()}
+
+
+def handle_kind(value):
+    """The handle type of a constant's value (TIDE_HANDLE's kind bits), or None."""
+    if value < (1 << 26) or value >= (1 << 31):
+        return None
+    return HANDLE_KINDS.get(value >> 26)
+
+
+def gen_constants(text):
+    out = []
+    extra = [("MPI_STATUS_SIZE", gb.STATUS_SIZE), ("MPI_SOURCE", 1), ("MPI_TAG", 2),
+             ("MPI_ERROR", 3), ("MPI_ADDRESS_KIND", 8), ("MPI_OFFSET_KIND", 8),
+             ("MPI_COUNT_KIND", 8), ("MPI_INTEGER_KIND", 4)]
+    for name, v in extra + gb.constants(text):
+        kind = handle_kind(v)
+        if kind:
+            out.append("  type(MPI_%s), parameter :: %s = MPI_%s(%d)" % (kind, name, kind, v))
+        else:
+            out.append("  integer, parameter :: %s = %d" % (name, v))
+    out.append("  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.")
+    out.append("  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.")
+    # the sentinels: the common blocks of mpif.h and `use mpi`, compared by
+    # address in f_support.c
+    for fname, sym, decl in gb.SENTINELS:
+        if fname == "MPI_STATUS_IGNORE":
+            decl = "type(MPI_Status) :: MPI_STATUS_IGNORE"
+        elif fname == "MPI_STATUSES_IGNORE":
+            decl = "type(MPI_Status) :: MPI_STATUSES_IGNORE(1)"
+        else:
+            t, v = decl.split(" ", 1)
+            decl = "%s :: %s" % ("character(len=1)" if t == "character*1" else t, v)
+        out.append("  " + decl)
+        out.append("  common /%s/ %s" % (sym, fname))
+    return out
+
+
+def gen_types():
+    out = []
+    for h in gb.HANDLES:
+        out += ["  type, bind(C) :: MPI_%s" % h, "    integer(c_int) :: MPI_VAL",
+                "  end type MPI_%s" % h]
+    # the layout of the C MPI_Status (MPI_STATUS_SIZE integers); the last two
+    # fields are Tide's, hidden
+    out += ["  type, bind(C) :: MPI_Status",
+            "    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+            "    integer(c_int), private :: tide_cancelled",
+            "    integer(c_long_long), private :: tide_nbytes",
+            "  end type MPI_Status"]
+    return out
+
+
+def gen_operators():
+    iface, procs = [], []
+    for op, suffix, rel in (("==", "eq", "=="), ("/=", "ne", "/=")):
+        names = ["tide_%s_%s" % (h.lower(), suffix) for h in gb.HANDLES]
+        iface += ["  interface operator(%s)" % op]
+        iface += wrap("    module procedure ", names, "")
+        iface += ["  end interface"]
+        for h, n in zip(gb.HANDLES, names):
+            procs += ["  elemental logical function %s(a, b)" % n,
+                      "    type(MPI_%s), intent(in) :: a, b" % h,
+                      "    %s = a%%MPI_VAL %s b%%MPI_VAL" % (n, rel),
+                      "  end function %s" % n]
+    return iface, procs, ["tide_%s_%s" % (h.lower(), s) for s in ("eq", "ne") for h in gb.HANDLES]
+
+
+def procedures(text):
+    """The generated procedures (plain and large-count), and the generic
+    names with their specifics."""
+    plain = list(bound(text))
+    big = list(large_count(text, plain))
+    generics = {fn: [fn + "_f08"] for fn, _ in plain}
+    for fn, _ in big:
+        generics[fn[:-2]].append(fn + "_f08")
+    for fn in SPECIAL_NAMES:
+        generics[fn] = [fn + "_f08"]
+    return plain + big, generics
+
+
+def gen_module(text):
+    funcs, generics = procedures(text)
+    glue = ["module tide_f08_glue", "  ! the C wrappers of mpi_fortran.c and f_special.c (mpi_xxx_)",
+            "  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_ptr",
+            "  implicit none", "  interface"]
+    for fn, params in funcs:
+        glue += glue_interface(fn, params)
+    glue += [SPECIAL_GLUE.rstrip("\n"), "  end interface", "end module tide_f08_glue"]
+    iface, ops, opnames = gen_operators()
+    out = ["! mpi_f08.f90: generated by fortran/gen-f08.py from mpi.h; do not edit.",
+           "! The `use mpi_f08` module: handle types, TYPE(MPI_Status), the constants,",
+           "! and every procedure of the `mpi` module with typed handles and an",
+           "! optional ierror, calling the C wrappers of libmpi_mpifh."]
+    out += glue
+    out += ["", "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_ptr",
+            "  implicit none", "  private :: c_int, c_long_long, c_ptr"]
+    out += wrap("  private :: ", opnames, "")
+    out += gen_types()
+    out += gen_constants(text)
+    out += iface
+    out.append(SPECIAL_ABSTRACT.rstrip("\n"))
+    for n, specifics in generics.items():
+        out += ["  interface %s" % n, "    module procedure %s" % ", ".join(specifics),
+                "  end interface %s" % n]
+    out.append("contains")
+    out += ops
+    for fn, params in funcs:
+        out += f08_procedure(fn, params)
+    out.append(SPECIAL_PROCS.rstrip("\n"))
+    out.append("end module mpi_f08")
+    return "\n".join(out) + "\n"
+
+
+def gen_list(text):
+    funcs, generics = procedures(text)
+    lines = ["%s: %s" % (n, " ".join(sp)) for n, sp in generics.items()]
+    return "mpi_f08 procedures %d, specifics %d (large-count %d)\n%s\n" % (
+        len(generics), sum(len(sp) for sp in generics.values()),
+        sum(len(sp) - 1 for sp in generics.values()), "\n".join(lines))
+
+
+def main():
+    text = open(sys.argv[1]).read()
+    sys.stdout.write({"module": gen_module, "list": gen_list}[sys.argv[2]](text))
+
+
+if __name__ == "__main__":
+    main()
