@@ -31,8 +31,15 @@ struct tide_channel {
 
 static void channel_destroy(struct tide_channel *ch)
 {
-    if (ch->bev)
+    if (ch->bev) {
+        /* the descriptor goes now: libevent finalises a freed bufferevent
+         * later in the loop, and connections dropped in a burst (a flood
+         * of unauthenticated peers) would hold their descriptors till then */
+        evutil_socket_t fd = bufferevent_getfd(ch->bev);
+        if (fd >= 0 && bufferevent_setfd(ch->bev, -1) == 0)
+            evutil_closesocket(fd);
         bufferevent_free(ch->bev);
+    }
     free(ch);
 }
 
