@@ -4,7 +4,9 @@
 # statuses, collectives on Fortran types, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran; the same
 # with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
-# ierror, large counts, TYPE(C_PTR) memory and RMA). Skipped when Tide was built without Fortran.
+# ierror, large counts, TYPE(C_PTR) memory and RMA); a Fortran ocean and a
+# C atmosphere, two jobs coupled through a port. Skipped when Tide was
+# built without Fortran.
 
 if [ -x "$B/bin/mpifort" ]; then
     FB="$B/tests/fortran/bin"
@@ -21,6 +23,8 @@ if [ -x "$B/bin/mpifort" ]; then
     done
     tcase fortran.build.c_spawn_parent -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_spawn_parent" "$S/tests/fortran/c_spawn_parent.c"
+    tcase fortran.build.c_atmosphere -t 120 -- \
+        "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_atmosphere" "$S/tests/fortran/c_atmosphere.c"
     tcase fortran.mpifort-show -t 10 -out "-lmpi_mpifh -lmpi" -- "$B/bin/mpif90" -show x.f90
     tcase fortran.mpifort-fc -t 10 -out "^myfc " -- env TIDE_FC=myfc OMPI_FC=other "$B/bin/mpifort" -showme x.f90
     tcase fortran.mpifort-ompi-fc -t 10 -out "^other " -- env -u TIDE_FC OMPI_FC=other "$B/bin/mpif77" -showme x.f90
@@ -56,6 +60,23 @@ if [ -x "$B/bin/mpifort" ]; then
         $MPIEXEC -n 2 "$FB/f_spawn_parent" "$TB/dpm_spawn" 2
     tcase fortran.spawn-fortran-child -t 90 -out "C parent: 2 Fortran children answered" -- \
         $MPIEXEC -n 1 "$FB/c_spawn_parent" "$FB/f_spawn_child" 2
+    # a Fortran ocean and a C atmosphere, two mpiexec jobs, coupled
+    # through a port: the ocean writes the port's name to a file
+    fortran_coupled() {
+        pf="$FB/ocean-port.$$"
+        rm -f "$pf"
+        $MPIEXEC --timeout 60 -n 3 "$FB/f_ocean" "$pf" > "$FB/ocean.out" 2>&1 &
+        opid=$!
+        i=0
+        while [ ! -s "$pf" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+        [ -s "$pf" ] || { echo "no port file"; cat "$FB/ocean.out"; kill $opid; return 1; }
+        $MPIEXEC --timeout 60 -n 2 "$FB/c_atmosphere" "$pf" || { kill $opid; return 1; }
+        wait $opid || { cat "$FB/ocean.out"; return 1; }
+        cat "$FB/ocean.out"
+        rm -f "$pf"
+        grep -q "ocean of 3 coupled with an atmosphere of 2 ok" "$FB/ocean.out"
+    }
+    tcheck fortran.ocean-atmosphere fortran_coupled
 else
     tskip fortran "Tide built without Fortran (no mpifort)"
 fi
