@@ -270,6 +270,36 @@ def interfaces(text):
     return "\n".join(out) + "\n"
 
 
+# MPI_Sizeof: one specific per intrinsic numeric (and logical) type and
+# kind, any rank; the specifics are external procedures in the mpi_f08
+# object (gen-f08.py), which both modules' generic interfaces name.
+SIZEOF_TYPES = ([("integer", k) for k in (1, 2, 4, 8, 16)] + [("real", k) for k in (4, 8, 10, 16)] +
+                [("complex", k) for k in (4, 8, 10, 16)] + [("logical", k) for k in (1, 2, 4, 8)])
+
+
+def sizeof_specific(t, k, body):
+    out = ["subroutine tide_sizeof_%s%d(x, size, ierror)" % (t, k),
+           "    %s(kind=%d), dimension(..), intent(in) :: x" % (t, k),
+           "    integer, intent(out) :: size", "    integer, optional, intent(out) :: ierror"]
+    if body:
+        out += ["    size = storage_size(x) / 8", "    if (present(ierror)) ierror = 0"]
+    return out + ["end subroutine tide_sizeof_%s%d" % (t, k)]
+
+
+def sizeof_interface():
+    out = ["interface MPI_Sizeof"]
+    for t, k in SIZEOF_TYPES:
+        out += ["  " + l for l in sizeof_specific(t, k, False)]
+    return "\n".join(out + ["end interface MPI_Sizeof"]) + "\n"
+
+
+def sizeof_procedures():
+    out = ["! MPI_Sizeof's specifics (the generic is in the mpi and mpi_f08 modules)"]
+    for t, k in SIZEOF_TYPES:
+        out += sizeof_specific(t, k, True)
+    return "\n".join(out) + "\n"
+
+
 def gen_module(text):
     consts = gen_constants(text, True).replace(
         "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "")
@@ -280,7 +310,7 @@ def gen_module(text):
             "module mpi\n      implicit none\n" + consts +
             "interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
             "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
-            interfaces(text) + "end interface\nend module mpi\n")
+            interfaces(text) + "end interface\n" + sizeof_interface() + "end module mpi\n")
 
 
 def gen_list(text):

@@ -593,12 +593,15 @@ def gen_module(text):
     for n, specifics in generics.items():
         out += ["  interface %s" % n, "    module procedure %s" % ", ".join(specifics),
                 "  end interface %s" % n]
+    out.append(gb.sizeof_interface().rstrip("\n"))
     out.append("contains")
     out += ops
     for fn, params in funcs:
         out += f08_procedure(fn, params)
     out.append(SPECIAL_PROCS.rstrip("\n"))
     out.append("end module mpi_f08")
+    out.append("")
+    out.append(gb.sizeof_procedures().rstrip("\n"))
     return "\n".join(out) + "\n"
 
 
