@@ -1,9 +1,8 @@
 /*
  * file_rw.c: independent access (MPI-2.2 13.4): argument checks every
  * data access call shares, the walk of an access's file segments with
- * one read or write each, or with data sieving when a noncontiguous
- * access is dense enough (read a covering block once and pick the
- * pieces; for writes read, modify and write the block back under a
+ * one read or write each, or with data sieving where pieces lie close
+ * together (read a covering block once and pick the pieces; for writes read, modify and write the block back under a
  * byte-range lock so other processes' bytes in the holes survive), and
  * the statuses and requests the calls return. While write sieving may be
  * on, plain writes lock what they write too (a sieving neighbour's
@@ -101,11 +100,17 @@ static int one_by_one(struct tide_file *f, bool write, const struct tide_io_segs
     return MPI_SUCCESS;
 }
 
-/* the segments from i on that fit a block of at most max bytes */
+/* A gap this small costs less to read (and write back) than a system
+ * call per piece costs: segments closer than it share a block. */
+#define SIEVE_GAP ((MPI_Offset)16 << 10)
+
+/* the segments from i on that share a block: each within SIEVE_GAP of
+ * the one before, all within max bytes */
 static size_t block_end(const struct tide_io_segs *s, size_t i, size_t max)
 {
     size_t j = i + 1;
-    while (j < s->n && (size_t)(s->v[j].off + (MPI_Offset)s->v[j].len - s->v[i].off) <= max)
+    while (j < s->n && s->v[j].off - (s->v[j - 1].off + (MPI_Offset)s->v[j - 1].len) <= SIEVE_GAP &&
+           (size_t)(s->v[j].off + (MPI_Offset)s->v[j].len - s->v[i].off) <= max)
         j++;
     return j;
 }
@@ -184,18 +189,14 @@ static int sieve(struct tide_file *f, bool write, const struct tide_io_segs *s, 
     return rc;
 }
 
-/* data sieving pays when the data are a good part of the range they span */
-static bool use_sieve(const struct tide_file *f, bool write, const struct tide_io_segs *s, size_t bytes)
+/* data sieving, where it pays: blocks form only of pieces close enough
+ * together (block_end); a piece alone is read or written as it is */
+static bool use_sieve(const struct tide_file *f, bool write, const struct tide_io_segs *s)
 {
     int ds = write ? f->hints.ds_write : f->hints.ds_read;
     if (ds == TIDE_IO_DISABLE || s->n < 2)
         return false;
-    if (write && !f->fd_readable)
-        return false;
-    if (ds == TIDE_IO_ENABLE)
-        return true;
-    size_t span = (size_t)(s->v[s->n - 1].off + (MPI_Offset)s->v[s->n - 1].len - s->v[0].off);
-    return bytes / s->n < (64u << 10) && span <= 4 * bytes;
+    return !write || f->fd_readable;
 }
 
 int tide_io_rw(struct tide_file *f, bool write, MPI_Offset sb, struct tide_io_mem *m, size_t *done, const char *fn)
@@ -215,7 +216,7 @@ int tide_io_rw(struct tide_file *f, bool write, MPI_Offset sb, struct tide_io_me
             break;
         }
         size_t before = *done;
-        if (use_sieve(f, write, &s, n))
+        if (use_sieve(f, write, &s))
             rc = sieve(f, write, &s, (char *)m->data + at, done, f->atomic, fn);
         else
             rc = one_by_one(f, write, &s, (char *)m->data + at, done, f->atomic, fn);
