@@ -19,7 +19,15 @@ import sys
 HANDWRITTEN = {"MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol", "MPI_Comm_spawn",
                "MPI_Op_create", "MPI_Comm_get_attr", "MPI_Comm_create_errhandler",
                "MPI_Errhandler_create", "MPI_Init", "MPI_Init_thread", "MPI_Win_create_errhandler",
-               "MPI_File_create_errhandler", "MPI_Session_create_errhandler"}
+               "MPI_File_create_errhandler", "MPI_Session_create_errhandler",
+               # attributes and keyvals (f_attr.c)
+               "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval",
+               "MPI_Keyval_create", "MPI_Comm_set_attr", "MPI_Type_set_attr", "MPI_Win_set_attr",
+               "MPI_Attr_put", "MPI_Type_get_attr", "MPI_Win_get_attr", "MPI_Attr_get"}
+# the predefined attribute callbacks: Fortran procedures (f_attr.c)
+ATTR_CALLBACKS = ["MPI_%s_%s" % (k, f) for k in ("COMM", "TYPE", "WIN")
+                  for f in ("NULL_COPY_FN", "DUP_FN", "NULL_DELETE_FN")] + \
+                 ["MPI_NULL_COPY_FN", "MPI_DUP_FN", "MPI_NULL_DELETE_FN"]
 # parameter names whose void * is not a choice buffer: no mechanical rule
 NOT_CHOICE = {"attribute_val", "attribute_val_in", "attribute_val_out", "baseptr",
               "extra_state", "buffer_addr", "attr"}
@@ -211,6 +219,8 @@ def gen_constants(text, module):
         lines.append("%scommon /%s/ %s" % (ind, sym, fname))
     lines.append("%sdouble precision MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
+    for i in range(0, len(ATTR_CALLBACKS), 3):
+        lines.append("%sexternal %s" % (ind, ", ".join(ATTR_CALLBACKS[i:i + 3])))
     return "\n".join(lines) + "\n"
 
 

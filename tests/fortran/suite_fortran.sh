@@ -1,7 +1,8 @@
 # suite_fortran.sh: the Fortran bindings. Each program of tests/fortran is
 # compiled with the build tree's mpifort (include 'mpif.h' or use mpi) and
 # run with mpiexec: hello, ring with statuses, nonblocking with arrays of
-# statuses, collectives on Fortran types, MPI-IO, communicator names, a derived
+# statuses, collectives on Fortran types, attributes with Fortran
+# callbacks, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran; the same
 # with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
 # ierror, large counts, TYPE(C_PTR) memory and RMA); a Fortran ocean and a
@@ -40,6 +41,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.derived-type -t 60 -out "vector received +21\. +22\. +23\. +24\. +25\." -- \
         $MPIEXEC -n 2 "$FB/f_dtype"
     tcase fortran.errors-return -t 60 -out "error returned: " -- $MPIEXEC -n 2 "$FB/f_errors"
+    tcase fortran.attributes -t 60 -out "attributes ok" -- $MPIEXEC -n 2 "$FB/f_attr"
     tcase fortran.io -t 60 -out "io on 4 ok" -- $MPIEXEC -n 4 "$FB/f_io"
     tcase fortran.io-1 -t 60 -out "io on 1 ok" -- $MPIEXEC -n 1 "$FB/f_io"
     tcase fortran.f08-hello -t 60 -out "f08 hello rank 2 of 3 on " -- $MPIEXEC -n 3 "$FB/f08_hello"
