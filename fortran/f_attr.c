@@ -16,10 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define ALIAS2(name, ...) \
-    void name##_(__VA_ARGS__); \
-    void name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
-
 /* Fortran callbacks: copy (OLD, KEYVAL, EXTRA, IN, OUT, FLAG, IERROR) and
  * delete (OBJ, KEYVAL, VALUE, EXTRA, IERROR); the MPI-1 ones with INTEGER
  * values and extra state */
@@ -218,21 +214,15 @@ void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *
 
 /* ---- the predefined callbacks, as Fortran procedures ---- */
 
-#define NULL_COPY(name, vtype, etype)                                                                     \
-    ALIAS2(name, MPI_Fint *o, MPI_Fint *k, etype *e, vtype *in, vtype *out, MPI_Fint *flag, MPI_Fint *ierr) \
-    void name##_(MPI_Fint *o, MPI_Fint *k, etype *e, vtype *in, vtype *out, MPI_Fint *flag, MPI_Fint *ierr) \
-    {                                                                                                      \
-        (void)o, (void)k, (void)e, (void)in, (void)out;                                                   \
-        *flag = 0;                                                                                         \
-        *ierr = MPI_SUCCESS;                                                                               \
-    }
-#define DUP(name, vtype, etype)                                                                           \
+/* copy callbacks: the null one (no copy) and the dup one (the same value) */
+#define COPY_FN(name, vtype, etype, dup)                                                                  \
     ALIAS2(name, MPI_Fint *o, MPI_Fint *k, etype *e, vtype *in, vtype *out, MPI_Fint *flag, MPI_Fint *ierr) \
     void name##_(MPI_Fint *o, MPI_Fint *k, etype *e, vtype *in, vtype *out, MPI_Fint *flag, MPI_Fint *ierr) \
     {                                                                                                      \
         (void)o, (void)k, (void)e;                                                                        \
-        *out = *in;                                                                                        \
-        *flag = 1;                                                                                         \
+        if (dup)                                                                                           \
+            *out = *in;                                                                                    \
+        *flag = dup;                                                                                       \
         *ierr = MPI_SUCCESS;                                                                               \
     }
 #define NULL_DELETE(name, vtype, etype)                                                                   \
@@ -242,14 +232,14 @@ void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *
         (void)o, (void)k, (void)v, (void)e;                                                               \
         *ierr = MPI_SUCCESS;                                                                               \
     }
-NULL_COPY(mpi_comm_null_copy_fn, MPI_Aint, MPI_Aint)
-NULL_COPY(mpi_type_null_copy_fn, MPI_Aint, MPI_Aint)
-NULL_COPY(mpi_win_null_copy_fn, MPI_Aint, MPI_Aint)
-NULL_COPY(mpi_null_copy_fn, MPI_Fint, MPI_Fint)
-DUP(mpi_comm_dup_fn, MPI_Aint, MPI_Aint)
-DUP(mpi_type_dup_fn, MPI_Aint, MPI_Aint)
-DUP(mpi_win_dup_fn, MPI_Aint, MPI_Aint)
-DUP(mpi_dup_fn, MPI_Fint, MPI_Fint)
+COPY_FN(mpi_comm_null_copy_fn, MPI_Aint, MPI_Aint, 0)
+COPY_FN(mpi_type_null_copy_fn, MPI_Aint, MPI_Aint, 0)
+COPY_FN(mpi_win_null_copy_fn, MPI_Aint, MPI_Aint, 0)
+COPY_FN(mpi_null_copy_fn, MPI_Fint, MPI_Fint, 0)
+COPY_FN(mpi_comm_dup_fn, MPI_Aint, MPI_Aint, 1)
+COPY_FN(mpi_type_dup_fn, MPI_Aint, MPI_Aint, 1)
+COPY_FN(mpi_win_dup_fn, MPI_Aint, MPI_Aint, 1)
+COPY_FN(mpi_dup_fn, MPI_Fint, MPI_Fint, 1)
 NULL_DELETE(mpi_comm_null_delete_fn, MPI_Aint, MPI_Aint)
 NULL_DELETE(mpi_type_null_delete_fn, MPI_Aint, MPI_Aint)
 NULL_DELETE(mpi_win_null_delete_fn, MPI_Aint, MPI_Aint)

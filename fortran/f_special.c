@@ -10,10 +10,6 @@
 #include <string.h>
 #include "f_support.h"
 
-#define ALIAS2(name, ...) \
-    void name##_(__VA_ARGS__); \
-    void name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
-
 ALIAS2(mpi_init, MPI_Fint *ierr)
 void mpi_init_(MPI_Fint *ierr)
 {

@@ -31,4 +31,9 @@ void tide_f_statuses_out(MPI_Status *c, MPI_Fint *f, int count);
 char *tide_f_cstr(const char *f, size_t len);
 void tide_f_fstr(const char *c, char *f, size_t len);
 
+/* A Fortran binding's two link names (name_ and name__), declared. */
+#define ALIAS2(name, ...) \
+    void name##_(__VA_ARGS__); \
+    void name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
+
 #endif
