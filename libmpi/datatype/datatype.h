@@ -166,6 +166,14 @@ int tide_unpack_external(const char *fn, const char datarep[], const void *inbuf
 int tide_pack_external_size(const char *fn, const char datarep[], MPI_Count incount, MPI_Datatype datatype,
                             MPI_Count *size);
 
+/* The external32 conversion itself, for MPI-IO's views: count elements
+ * of dt at user to (pack) or from the external32 bytes at ext. Returns
+ * MPI_SUCCESS or an error code (not raised) naming fn. */
+int tide_external32_convert(const char *fn, struct tide_datatype *dt, MPI_Count count, void *user,
+                            unsigned char *ext, bool pack);
+/* external32 bytes of one element of dt; -1 when out of memory. */
+long long tide_external32_size(struct tide_datatype *dt);
+
 /* Module start/stop (predefined types). */
 int tide_datatype_init(void);
 void tide_datatype_finalize(void);

@@ -297,16 +297,28 @@ static int check_datarep(const char *fn, const char *datarep)
     return MPI_SUCCESS;
 }
 
-static int run(const char *fn, struct tide_datatype *dt, MPI_Count count, void *user, unsigned char *ext, bool pack)
+int tide_external32_convert(const char *fn, struct tide_datatype *dt, MPI_Count count, void *user,
+                            unsigned char *ext, bool pack)
 {
     struct xstate x = {ext, pack, 0};
     int rc = tide_dt_visit_typed(dt, (size_t)count, (uintptr_t)user, convert_run, &x);
     if (rc == MPI_ERR_NO_MEM)
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc)
-        return TIDE_ERR(MPI_ERR_CONVERSION, "%s: a %s value does not fit its external32 size (%zu bytes)", fn,
+        return tide_err(MPI_ERR_CONVERSION, "%s: a %s value does not fit its external32 size (%zu bytes)", fn,
                         tide_dt_builtin_info(x.bad_type)->name, tide_dt_builtin_info(x.bad_type)->ext32);
     return MPI_SUCCESS;
+}
+
+long long tide_external32_size(struct tide_datatype *dt)
+{
+    return type_ext_size(dt);
+}
+
+static int run(const char *fn, struct tide_datatype *dt, MPI_Count count, void *user, unsigned char *ext, bool pack)
+{
+    int rc = tide_external32_convert(fn, dt, count, user, ext, pack);
+    return rc ? tide_raise(rc) : MPI_SUCCESS;
 }
 
 /* external32 bytes of count elements of dt into *need; an error if they

@@ -248,34 +248,3 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 }
 TIDE_ALIAS(MPI_Comm_call_errhandler)
 
-/* ---- files: only the default handler (on MPI_FILE_NULL) until MPI-IO ---- */
-
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
-{
-    TIDE_API_ENTER();
-    struct tide_errhandler *e = tide_errhandler_get(errhandler);
-    if (!e)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_File_set_errhandler: invalid error handler (argument errhandler)");
-    if (e->kind != TIDE_EH_ANY && e->kind != TIDE_EH_FILE)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_File_set_errhandler: the error handler was not made for files");
-    if (file != MPI_FILE_NULL)
-        return TIDE_ERR(MPI_ERR_FILE, "MPI_File_set_errhandler: invalid file (argument file)");
-    tide_errhandler_retain(errhandler);
-    tide_errhandler_release(tide_file_default_errhandler);
-    tide_file_default_errhandler = errhandler;
-    return MPI_SUCCESS;
-}
-TIDE_ALIAS(MPI_File_set_errhandler)
-
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
-{
-    TIDE_API_ENTER();
-    if (!errhandler)
-        return TIDE_ERR(MPI_ERR_ARG, "MPI_File_get_errhandler: errhandler must not be NULL");
-    if (file != MPI_FILE_NULL)
-        return TIDE_ERR(MPI_ERR_FILE, "MPI_File_get_errhandler: invalid file (argument file)");
-    tide_errhandler_retain(tide_file_default_errhandler);
-    *errhandler = tide_file_default_errhandler;
-    return MPI_SUCCESS;
-}
-TIDE_ALIAS(MPI_File_get_errhandler)

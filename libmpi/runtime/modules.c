@@ -14,6 +14,7 @@
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
 #include "rma/win.h"
+#include "io/io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,7 @@ void tide_modules_quiesce(void)
 void tide_modules_finalize(void)
 {
     tide_rma_finalize();
+    tide_io_finalize();
     tide_dpm_finalize();
     tide_pt2pt_finalize();
     tide_info_finalize();
