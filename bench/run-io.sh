@@ -15,7 +15,7 @@
 # launch, under a timeout; a failing or hanging one shows n/a. First, dd's
 # figures for the same directory, for reference.
 # Environment: RUNS (3), NPROCS ("4 8"), IO_GROUPS (coll,vec,contig),
-# IO_DIR (/tmp), SIZE_MIB (1024: coll and contig files), VEC_MIB (256),
+# IO_DIR (/tmp), SIZE_MIB (512: coll and contig files; io.c alone defaults to 1024), VEC_MIB (128),
 # BLOCK (64), IO_CACHED (0), IO_TIMEOUT (300 s per launch),
 # IO_VARIANTS (tide ompio ompi-romio mpich, those installed),
 # OMPI_ROMIO (romio321: Open MPI's ROMIO component, see ompi_info | grep io),
@@ -26,8 +26,8 @@ RUNS=${RUNS:-3}
 NPROCS=${NPROCS:-"4 8"}
 IO_GROUPS=${IO_GROUPS:-coll,vec,contig}
 IO_DIR=${IO_DIR:-/tmp}
-SIZE_MIB=${SIZE_MIB:-1024}
-VEC_MIB=${VEC_MIB:-256}
+SIZE_MIB=${SIZE_MIB:-512}
+VEC_MIB=${VEC_MIB:-128}
 BLOCK=${BLOCK:-64}
 IO_TIMEOUT=${IO_TIMEOUT:-300}
 OMPI_ROMIO=${OMPI_ROMIO:-romio321}
