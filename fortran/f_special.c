@@ -114,6 +114,22 @@ void mpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *eh,
         *ierr = rc;
 }
 
+/* The same for windows, files and sessions: SUBROUTINE H(OBJECT, ERRCODE). */
+#define CREATE_ERRHANDLER(lower, Kind)                                                                    \
+    ALIAS2(mpi_##lower##_create_errhandler, MPI_##Kind##_errhandler_function *fn, MPI_Fint *eh,           \
+           MPI_Fint *ierr)                                                                                 \
+    void mpi_##lower##_create_errhandler_(MPI_##Kind##_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr) \
+    {                                                                                                      \
+        MPI_Errhandler c_eh = MPI_ERRHANDLER_NULL;                                                        \
+        int rc = MPI_##Kind##_create_errhandler(fn, &c_eh);                                               \
+        *eh = MPI_Errhandler_c2f(c_eh);                                                                   \
+        if (ierr)                                                                                          \
+            *ierr = rc;                                                                                    \
+    }
+CREATE_ERRHANDLER(win, Win)
+CREATE_ERRHANDLER(file, File)
+CREATE_ERRHANDLER(session, Session)
+
 ALIAS2(mpi_errhandler_create, MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr)
 void mpi_errhandler_create_(MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_Fint *ierr)
 {

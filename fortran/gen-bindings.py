@@ -18,7 +18,8 @@ import sys
 # functions written by hand in fortran/f_*.c
 HANDWRITTEN = {"MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol", "MPI_Comm_spawn",
                "MPI_Op_create", "MPI_Comm_get_attr", "MPI_Comm_create_errhandler",
-               "MPI_Errhandler_create", "MPI_Init", "MPI_Init_thread"}
+               "MPI_Errhandler_create", "MPI_Init", "MPI_Init_thread", "MPI_Win_create_errhandler",
+               "MPI_File_create_errhandler", "MPI_Session_create_errhandler"}
 # parameter names whose void * is not a choice buffer: no mechanical rule
 NOT_CHOICE = {"attribute_val", "attribute_val_in", "attribute_val_out", "baseptr",
               "extra_state", "buffer_addr", "attr"}

@@ -636,6 +636,11 @@ int tide_sched_start_on(struct tide_sched *s, struct tide_request *r)
     return MPI_SUCCESS;
 }
 
+struct tide_request *tide_sched_request(const struct tide_sched *s)
+{
+    return s->req;
+}
+
 int tide_sched_active(void)
 {
     return nactive;

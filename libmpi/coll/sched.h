@@ -78,6 +78,9 @@ int tide_sched_start_on(struct tide_sched *s, struct tide_request *r);
 /* The collective MPI call s belongs to (by default the latest one made
  * on its communicator; a persistent request's start: its init call). */
 void tide_sched_set_call(struct tide_sched *s, uint32_t call);
+/* The request a started schedule completes (NULL when run blocking):
+ * a call may fill its status. */
+struct tide_request *tide_sched_request(const struct tide_sched *s);
 /* Free a schedule that was never run. */
 void tide_sched_free(struct tide_sched *s);
 

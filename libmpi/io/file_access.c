@@ -63,17 +63,19 @@ static int independent(MPI_File fh, enum where w, MPI_Offset offset, bool write,
         if ((rc = tide_io_shared_fetch_add(f, etypes_of(f, dt, count), &pos)))
             return tide_raise_file(f, rc);
     }
+    if (request) {
+        rc = tide_io_start_async(f, write, pos, buf, count, dt, request, fn);
+        if (w == AT_INDIVIDUAL && rc == MPI_SUCCESS)
+            f->pos += etypes_of(f, dt, count);
+        return rc ? tide_raise_file(f, rc) : MPI_SUCCESS;
+    }
     MPI_Status st;
     MPI_Count done = 0;
     rc = tide_io_independent(f, write, pos, buf, count, datatype, &st, &done, fn);
     if (w == AT_INDIVIDUAL)
-        f->pos += request ? etypes_of(f, dt, count) : done;
+        f->pos += done;
     if (rc)
         return rc;
-    if (request) {
-        rc = tide_io_done_request(MPI_SUCCESS, (size_t)st.tide_nbytes, request);
-        return rc ? tide_raise_file(f, rc) : MPI_SUCCESS;
-    }
     if (status != MPI_STATUS_IGNORE)
         *status = st;
     return MPI_SUCCESS;
@@ -158,32 +160,54 @@ static int ordered_start(struct tide_file *f, MPI_Offset mine, MPI_Offset *pos)
     return rc;
 }
 
-/* a collective access; split: the kind of _begin (request kept on f) */
+/* A process whose own checks refused a collective call still takes part,
+ * with no data and its error, so that the others are not left waiting:
+ * every process then returns an error. The refusal was already raised
+ * here; a nonblocking part is left to finish by itself. */
+static int take_part_refused(struct tide_file *f, bool write, bool nonblocking, int rc, const char *fn)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    f->coll_refused = rc;
+    tide_io_collective(f, write, 0, NULL, 0, tide_datatype_get(MPI_BYTE), nonblocking ? &req : NULL, NULL, fn);
+    f->coll_refused = MPI_SUCCESS;
+    if (req != MPI_REQUEST_NULL)
+        PMPI_Request_free(&req);
+    return rc;
+}
+
+/* a collective access; split: the kind of _begin (request kept on f);
+ * nonblocking: request is where the handle goes (checked here) */
 static int collective(MPI_File fh, enum where w, MPI_Offset offset, bool write, void *buf, int count,
-                      MPI_Datatype datatype, MPI_Status *status, MPI_Request *request, int split, const char *fn)
+                      MPI_Datatype datatype, MPI_Status *status, bool nonblocking, MPI_Request *request, int split,
+                      const char *fn)
 {
     TIDE_API_ENTER();
     FILE_OR_FAIL(fn, fh, f);
-    int rc;
-    if (w != AT_SHARED && (rc = no_sequential(f, fn)))
-        return rc;
-    if (w == AT_EXPLICIT && (rc = check_offset(f, offset, fn)))
-        return rc;
-    if (f->split_kind)
-        return TIDE_ERR_FILE(f, MPI_ERR_OTHER, "%s: a split collective is active on the file (end it first)", fn);
-    struct tide_datatype *dt;
-    if ((rc = tide_io_check_access(f, write, count, datatype, &dt, fn)))
-        return rc;
+    int rc = MPI_SUCCESS;
+    struct tide_datatype *dt = NULL;
+    nonblocking = nonblocking || split;
+    if (w != AT_SHARED)
+        rc = no_sequential(f, fn);
+    if (!rc && w == AT_EXPLICIT)
+        rc = check_offset(f, offset, fn);
+    if (!rc && !split && nonblocking && !request)
+        rc = TIDE_ERR_FILE(f, MPI_ERR_ARG, "%s: request must not be NULL", fn);
+    if (!rc && f->split_kind)
+        rc = TIDE_ERR_FILE(f, MPI_ERR_OTHER, "%s: a split collective is active on the file (end it first)", fn);
+    if (!rc)
+        rc = tide_io_check_access(f, write, count, datatype, &dt, fn);
     MPI_Offset pos = offset;
     if (w == AT_INDIVIDUAL) {
         pos = f->pos;
     } else if (w == AT_SHARED) {
-        if ((rc = ordered_start(f, etypes_of(f, dt, count), &pos)))
-            return tide_raise_file(f, rc);
+        int e = ordered_start(f, rc ? 0 : etypes_of(f, dt, count), &pos);
+        if (!rc && e)
+            rc = tide_raise_file(f, e);
     }
+    if (rc)
+        return take_part_refused(f, write, nonblocking, rc, fn);
     MPI_Request req = MPI_REQUEST_NULL;
     MPI_Status st;
-    bool nonblocking = request || split;
     rc = tide_io_collective(f, write, pos * (MPI_Offset)f->esize, buf, count, dt, nonblocking ? &req : NULL, &st,
                             fn);
     if (w == AT_INDIVIDUAL)
@@ -194,7 +218,7 @@ static int collective(MPI_File fh, enum where w, MPI_Offset offset, bool write, 
         f->split_kind = split;
         f->split_buf = buf;
         f->split_req = req;
-    } else if (request) {
+    } else if (nonblocking) {
         *request = req;
     } else if (status != MPI_STATUS_IGNORE) {
         *status = st;
@@ -205,33 +229,28 @@ static int collective(MPI_File fh, enum where w, MPI_Offset offset, bool write, 
 #define COLLECTIVE(name, w, write, cbuf)                                                                   \
     int PMPI_##name(MPI_File fh, cbuf *buf, int count, MPI_Datatype datatype, MPI_Status *status)         \
     {                                                                                                      \
-        return collective(fh, w, 0, write, (void *)buf, count, datatype, status, NULL, 0, "MPI_" #name);  \
+        return collective(fh, w, 0, write, (void *)buf, count, datatype, status, false, NULL, 0,           \
+                          "MPI_" #name);                                                                   \
     }
 #define COLLECTIVE_I(name, write, cbuf)                                                                    \
     int PMPI_##name(MPI_File fh, cbuf *buf, int count, MPI_Datatype datatype, MPI_Request *request)      \
     {                                                                                                      \
-        if (!request)                                                                                      \
-            return tide_raise_file(tide_file_get(fh),                                                      \
-                                   tide_err(MPI_ERR_ARG, "MPI_" #name ": request must not be NULL"));      \
         return collective(fh, AT_INDIVIDUAL, 0, write, (void *)buf, count, datatype, MPI_STATUS_IGNORE,   \
-                          request, 0, "MPI_" #name);                                                       \
+                          true, request, 0, "MPI_" #name);                                                       \
     }
 #define COLLECTIVE_AT(name, write, cbuf)                                                                     \
     int PMPI_##name(MPI_File fh, MPI_Offset offset, cbuf *buf, int count, MPI_Datatype datatype,            \
                     MPI_Status *status)                                                                      \
     {                                                                                                        \
-        return collective(fh, AT_EXPLICIT, offset, write, (void *)buf, count, datatype, status, NULL, 0,    \
+        return collective(fh, AT_EXPLICIT, offset, write, (void *)buf, count, datatype, status, false, NULL, 0, \
                           "MPI_" #name);                                                                     \
     }
 #define COLLECTIVE_IAT(name, write, cbuf)                                                                    \
     int PMPI_##name(MPI_File fh, MPI_Offset offset, cbuf *buf, int count, MPI_Datatype datatype,            \
                     MPI_Request *request)                                                                    \
     {                                                                                                        \
-        if (!request)                                                                                        \
-            return tide_raise_file(tide_file_get(fh),                                                        \
-                                   tide_err(MPI_ERR_ARG, "MPI_" #name ": request must not be NULL"));        \
         return collective(fh, AT_EXPLICIT, offset, write, (void *)buf, count, datatype, MPI_STATUS_IGNORE,  \
-                          request, 0, "MPI_" #name);                                                         \
+                          true, request, 0, "MPI_" #name);                                                         \
     }
 
 COLLECTIVE_AT(File_read_at_all, false, void)
@@ -260,14 +279,14 @@ TIDE_ALIAS(MPI_File_iwrite_at_all)
 #define BEGIN(name, w, kind, write, cbuf)                                                                  \
     int PMPI_##name(MPI_File fh, cbuf *buf, int count, MPI_Datatype datatype)                            \
     {                                                                                                      \
-        return collective(fh, w, 0, write, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, kind,   \
+        return collective(fh, w, 0, write, (void *)buf, count, datatype, MPI_STATUS_IGNORE, true, NULL, kind, \
                           "MPI_" #name);                                                                   \
     }
 #define BEGIN_AT(name, kind, write, cbuf)                                                                  \
     int PMPI_##name(MPI_File fh, MPI_Offset offset, cbuf *buf, int count, MPI_Datatype datatype)         \
     {                                                                                                      \
         return collective(fh, AT_EXPLICIT, offset, write, (void *)buf, count, datatype, MPI_STATUS_IGNORE, \
-                          NULL, kind, "MPI_" #name);                                                       \
+                          true, NULL, kind, "MPI_" #name);                                                       \
     }
 
 static const char *const split_names[] = {"", "MPI_File_read_all_begin", "MPI_File_write_all_begin",
@@ -331,7 +350,7 @@ static int end_position(struct tide_file *f, MPI_Offset *pos, const char *fn)
     if (fstat(f->fd, &st) != 0)
         return tide_fs_error(errno, fn, "cannot read the size");
     MPI_Offset eof = st.st_size, start = f->disp + f->filetype->true_lb;
-    if (eof <= start) {
+    if (eof <= start || f->fsize == 0 || f->fextent <= 0) {
         *pos = 0;
         return MPI_SUCCESS;
     }

@@ -4,7 +4,7 @@
  * internal representation is its native one), "external32" (the
  * datatype layer's conversion), and representations users register with
  * MPI_Register_datarep, whose conversion and extent functions are called
- * as 13.5.3 says. Also MPI_File_get_type_extent.
+ * as 13.5.3 says (its errors go to the default file error handler). Also MPI_File_get_type_extent.
  */
 #include "runtime/api.h"
 #include "datatype/datatype.h"
@@ -40,6 +40,9 @@ const struct tide_datarep *tide_datarep_find(const char *name)
     return NULL;
 }
 
+/* errors of MPI_Register_datarep: the default file error handler */
+#define DATAREP_ERR(cls, ...) tide_raise_file(NULL, tide_err((cls), __VA_ARGS__))
+
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
@@ -47,20 +50,20 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Register_datarep";
     if (!datarep || !datarep[0])
-        return TIDE_ERR(MPI_ERR_ARG, "%s: datarep must be a nonempty string (argument datarep)", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: datarep must be a nonempty string (argument datarep)", fn);
     if (strlen(datarep) >= MPI_MAX_DATAREP_STRING)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: datarep is longer than MPI_MAX_DATAREP_STRING - 1 (argument datarep)", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: datarep is longer than MPI_MAX_DATAREP_STRING - 1 (argument datarep)", fn);
     if (!dtype_file_extent_fn)
-        return TIDE_ERR(MPI_ERR_ARG, "%s: dtype_file_extent_fn must not be NULL", fn);
+        return DATAREP_ERR(MPI_ERR_ARG, "%s: dtype_file_extent_fn must not be NULL", fn);
     if (!strcmp(datarep, "native") || !strcmp(datarep, "internal") || tide_datarep_find(datarep))
-        return TIDE_ERR(MPI_ERR_DUP_DATAREP, "%s: data representation \"%s\" is already defined (argument datarep)",
-                        fn, datarep);
+        return DATAREP_ERR(MPI_ERR_DUP_DATAREP, "%s: data representation \"%s\" is already defined (argument datarep)", fn,
+                           datarep);
     struct tide_datarep *r = calloc(1, sizeof *r);
     MPI_Aint *ext = calloc(TIDE_BUILTIN_TYPE_COUNT, sizeof *ext);
     if (!r || !ext) {
         free(r);
         free(ext);
-        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        return DATAREP_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     snprintf(r->name, sizeof r->name, "%s", datarep);
     r->kind = REP_USER;
@@ -191,61 +194,49 @@ int tide_datarep_extent(const struct tide_datarep *rep, struct tide_datatype *dt
 
 /* ---- conversions ---- */
 
-static bool null_fn(MPI_Datarep_conversion_function *f)
+/* one conversion in either direction (write: memory to file) */
+static int convert(const struct tide_datarep *rep, bool write, void *buf, MPI_Count count, struct tide_datatype *dt,
+                   void *filebuf, const char *fn)
 {
-    return !f || f == MPI_CONVERSION_FN_NULL;
+    if (rep->kind == REP_EXTERNAL32)
+        return tide_external32_convert(fn, dt, count, buf, filebuf, write);
+    MPI_Datarep_conversion_function *cf = write ? rep->write_fn : rep->read_fn;
+    if (!cf || cf == MPI_CONVERSION_FN_NULL) {
+        /* no conversion in this direction: the bytes as they are */
+        struct tide_convertor cv;
+        tide_conv_init(&cv, dt, (size_t)count, buf);
+        if (write)
+            tide_conv_pack(&cv, filebuf, cv.total);
+        else
+            tide_conv_unpack(&cv, filebuf, cv.total);
+        return MPI_SUCCESS;
+    }
+    size_t bytes = 0;
+    MPI_Count items = 0;
+    int rc = user_size(rep, dt, count, &bytes, &items, fn);
+    if (rc)
+        return rc;
+    if (items > INT32_MAX)
+        return tide_err(MPI_ERR_COUNT, "%s: %lld data items exceed what a conversion function takes", fn, items);
+    rc = cf(buf, dt->handle, (int)items, filebuf, 0, rep->extra);
+    if (rc != MPI_SUCCESS)
+        return tide_err(MPI_ERR_CONVERSION, "%s: the %s conversion of data representation \"%s\" failed (%d)", fn,
+                        write ? "write" : "read", rep->name, rc);
+    return MPI_SUCCESS;
 }
 
 int tide_datarep_write(const struct tide_datarep *rep, const void *buf, MPI_Count count, struct tide_datatype *dt,
                        void *filebuf, MPI_Offset position, const char *fn)
 {
-    if (rep->kind == REP_EXTERNAL32)
-        return tide_external32_convert(fn, dt, count, (void *)buf, filebuf, true);
-    if (null_fn(rep->write_fn)) {
-        struct tide_convertor cv;
-        tide_conv_init(&cv, dt, (size_t)count, buf);
-        tide_conv_pack(&cv, filebuf, cv.total);
-        return MPI_SUCCESS;
-    }
-    size_t bytes;
-    MPI_Count items;
-    int rc = user_size(rep, dt, count, &bytes, &items, fn);
-    if (rc)
-        return rc;
-    if (items > INT32_MAX)
-        return tide_err(MPI_ERR_COUNT, "%s: %lld data items exceed what a conversion function takes", fn, items);
     (void)position;
-    rc = rep->write_fn((void *)buf, dt->handle, (int)items, filebuf, 0, rep->extra);
-    if (rc != MPI_SUCCESS)
-        return tide_err(MPI_ERR_CONVERSION, "%s: the write conversion of data representation \"%s\" failed (%d)",
-                        fn, rep->name, rc);
-    return MPI_SUCCESS;
+    return convert(rep, true, (void *)buf, count, dt, filebuf, fn);
 }
 
 int tide_datarep_read(const struct tide_datarep *rep, void *buf, MPI_Count count, struct tide_datatype *dt,
                       const void *filebuf, MPI_Offset position, const char *fn)
 {
-    if (rep->kind == REP_EXTERNAL32)
-        return tide_external32_convert(fn, dt, count, buf, (unsigned char *)filebuf, false);
-    if (null_fn(rep->read_fn)) {
-        struct tide_convertor cv;
-        tide_conv_init(&cv, dt, (size_t)count, buf);
-        tide_conv_unpack(&cv, filebuf, cv.total);
-        return MPI_SUCCESS;
-    }
-    size_t bytes;
-    MPI_Count items;
-    int rc = user_size(rep, dt, count, &bytes, &items, fn);
-    if (rc)
-        return rc;
-    if (items > INT32_MAX)
-        return tide_err(MPI_ERR_COUNT, "%s: %lld data items exceed what a conversion function takes", fn, items);
     (void)position;
-    rc = rep->read_fn(buf, dt->handle, (int)items, (void *)filebuf, 0, rep->extra);
-    if (rc != MPI_SUCCESS)
-        return tide_err(MPI_ERR_CONVERSION, "%s: the read conversion of data representation \"%s\" failed (%d)",
-                        fn, rep->name, rc);
-    return MPI_SUCCESS;
+    return convert(rep, false, buf, count, dt, (void *)filebuf, fn);
 }
 
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)

@@ -35,19 +35,24 @@ int tide_io_barrier(struct tide_file *f)
     return PMPI_Barrier(f->comm_h);
 }
 
-/* the same error class on every process: the worst one any of them had
- * (0 if none); a process that failed keeps its own message */
+/* the same error class on every process: that of the lowest rank that
+ * failed (0 if none); a process that failed with it keeps its message */
 static int agree(struct tide_file *f, struct tide_comm *c, int rc, const char *fn)
 {
-    int mine = rc ? tide_error_class_of(rc) : 0, all = 0;
-    int e = PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, f ? f->comm_h : c->handle);
+    MPI_Comm h = f ? f->comm_h : c->handle;
+    int n = f ? f->size : c->size;
+    int mine = rc ? (f ? f->rank : c->rank) : n, first = n;
+    int e = PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, h);
     if (e)
         return e;
-    if (all == 0)
+    if (first == n)
         return MPI_SUCCESS;
-    if (rc)
+    int cls = rc ? tide_error_class_of(rc) : 0;
+    if ((e = PMPI_Bcast(&cls, 1, MPI_INT, first, h)))
+        return e;
+    if (rc && tide_error_class_of(rc) == cls)
         return rc;
-    return tide_err(all, "%s: another process of the group failed (%s)", fn, tide_error_class_string(all));
+    return tide_err(cls, "%s: process %d of the group failed (%s)", fn, first, tide_error_class_string(cls));
 }
 
 /* ROMIO-style file system prefixes ("ufs:name") name the file after the colon */
@@ -180,18 +185,21 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         tide_io_view_default(f);
     }
     struct tide_comm *gc = f && f->comm ? f->comm : fc;
-    /* rank 0 creates, then the others open what it made */
-    int created = 0;
-    if (gc->rank == 0 && rc == MPI_SUCCESS) {
-        rc = open_fd(path, amode, true, &f->fd, &f->fd_readable, fn);
-        created = rc == MPI_SUCCESS;
+    /* rank 0 creates, then the others open what it made (or take its
+     * error: every process returns the same class) */
+    int first_class = 0;
+    if (gc->rank == 0) {
+        if (rc == MPI_SUCCESS)
+            rc = open_fd(path, amode, true, &f->fd, &f->fd_readable, fn);
+        first_class = rc ? tide_error_class_of(rc) : 0;
     }
-    int e = PMPI_Bcast(&created, 1, MPI_INT, 0, gc->handle);
+    int e = PMPI_Bcast(&first_class, 1, MPI_INT, 0, gc->handle);
     if (e && !rc)
         rc = e;
     if (gc->rank != 0 && rc == MPI_SUCCESS) {
-        if (!created && (amode & MPI_MODE_CREATE))
-            rc = tide_err(MPI_ERR_IO, "%s: process 0 could not create %s", fn, path);
+        if (first_class)
+            rc = tide_err(first_class, "%s: process 0 could not open %s (%s)", fn, path,
+                          tide_error_class_string(first_class));
         else
             rc = open_fd(path, amode, false, &f->fd, &f->fd_readable, fn);
     }
@@ -210,8 +218,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         if (!rc)
             rc = r2;
         rc = agree(f, NULL, rc, fn);
-        if (rc == MPI_SUCCESS && (amode & MPI_MODE_APPEND) && f->rank == 0)
-            rc = tide_io_shared_set(f, f->pos);
     }
     if (rc) {
         if (fc)
@@ -237,6 +243,7 @@ int PMPI_File_close(MPI_File *fh)
     FILE_OR_FAIL(fn, *fh, f);
     if (f->split_kind)
         return TIDE_ERR_FILE(f, MPI_ERR_OTHER, "%s: a split collective begun on the file was not ended", fn);
+    tide_io_async_drain(f);
     /* everybody's accesses are over before the file goes (and before
      * MPI_MODE_DELETE_ON_CLOSE removes it) */
     int rc = tide_io_barrier(f);
@@ -427,5 +434,6 @@ TIDE_ALIAS(MPI_File_get_atomicity)
 
 void tide_io_finalize(void)
 {
+    tide_io_async_finalize();
     tide_datarep_finalize();
 }

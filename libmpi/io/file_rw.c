@@ -5,8 +5,10 @@
  * access is dense enough (read a covering block once and pick the
  * pieces; for writes read, modify and write the block back under a
  * byte-range lock so other processes' bytes in the holes survive), and
- * the statuses and requests the calls return. In atomic mode the
- * access's whole range is locked (shared for reads).
+ * the statuses and requests the calls return. While write sieving may be
+ * on, plain writes lock what they write too (a sieving neighbour's
+ * read-modify-write must not take in a write made meanwhile). In atomic
+ * mode the access's whole range is locked (shared for reads).
  */
 #include "runtime/api.h"
 #include "datatype/datatype.h"
@@ -65,14 +67,25 @@ int tide_io_check_access(struct tide_file *f, bool write, MPI_Count count, MPI_D
 
 /* ---- segment walks ---- */
 
-static int one_by_one(struct tide_file *f, bool write, const struct tide_io_segs *s, char *data, size_t *done,
-                      const char *fn)
+bool tide_io_writes_lock(const struct tide_file *f)
 {
+    return f->hints.ds_write != TIDE_IO_DISABLE;
+}
+
+/* locked: the caller holds a lock over all of s already */
+static int one_by_one(struct tide_file *f, bool write, const struct tide_io_segs *s, char *data, size_t *done,
+                      bool locked, const char *fn)
+{
+    bool lock = write && !locked && tide_io_writes_lock(f);
     for (size_t i = 0; i < s->n; i++) {
         const struct tide_io_seg *g = &s->v[i];
         int rc;
         if (write) {
+            if (lock && tide_fs_lock(f->fd, g->off, (MPI_Offset)g->len, true) != 0)
+                return tide_fs_error(errno, fn, "cannot lock the range");
             rc = tide_fs_pwrite(f->fd, data, g->len, g->off, fn);
+            if (lock)
+                tide_fs_unlock(f->fd, g->off, (MPI_Offset)g->len);
             if (rc)
                 return rc;
             *done += g->len;
@@ -112,7 +125,7 @@ static int sieve(struct tide_file *f, bool write, const struct tide_io_segs *s, 
             /* one segment (larger than the block, or alone): as it is */
             struct tide_io_segs one = {(struct tide_io_seg *)&s->v[i], 1, 1};
             size_t before = *done;
-            rc = one_by_one(f, write, &one, data, done, fn);
+            rc = one_by_one(f, write, &one, data, done, locked, fn);
             if (!write && *done - before < s->v[i].len)
                 break;
             data += s->v[i].len;
@@ -205,7 +218,7 @@ int tide_io_rw(struct tide_file *f, bool write, MPI_Offset sb, struct tide_io_me
         if (use_sieve(f, write, &s, n))
             rc = sieve(f, write, &s, (char *)m->data + at, done, f->atomic, fn);
         else
-            rc = one_by_one(f, write, &s, (char *)m->data + at, done, fn);
+            rc = one_by_one(f, write, &s, (char *)m->data + at, done, f->atomic, fn);
         if (f->atomic)
             tide_fs_unlock(f->fd, lo, hi - lo);
         tide_io_segs_free(&s);

@@ -18,8 +18,9 @@ int tide_io_shared_open(struct tide_file *f)
     if (rc)
         return rc;
     PMPI_Win_set_errhandler(f->shared_win, MPI_ERRORS_RETURN);
+    /* MPI_MODE_APPEND: the pointers start at the end (f->pos) */
     if (f->rank == 0)
-        *base = 0;
+        *base = f->pos;
     rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, f->shared_win);
     if (rc)
         return rc;

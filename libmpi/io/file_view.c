@@ -53,7 +53,7 @@ static int push(struct tide_io_segs *s, MPI_Offset off, size_t len)
 /* a view whose filetype has no holes: stream byte b is at disp + lb + b */
 static bool straight(const struct tide_file *f)
 {
-    return f->filetype->contig || (MPI_Aint)f->fsize == f->fextent;
+    return f->filetype->contig && f->fsize > 0;
 }
 
 int tide_io_view_segments(const struct tide_file *f, MPI_Offset sb, size_t len, struct tide_io_segs *out)
@@ -63,6 +63,8 @@ int tide_io_view_segments(const struct tide_file *f, MPI_Offset sb, size_t len, 
     if (straight(f))
         return push(out, f->disp + f->filetype->true_lb + sb, len) ? tide_err(MPI_ERR_NO_MEM, "out of memory")
                                                                     : MPI_SUCCESS;
+    if (f->fsize == 0)
+        return tide_err(MPI_ERR_ARG, "the file's view holds no data (its filetype is empty): nothing can be accessed");
     /* native sizes here (set_view refuses holes with a converting representation) */
     size_t fs = f->fsize;
     MPI_Offset first = sb / (MPI_Offset)fs;
@@ -91,6 +93,8 @@ MPI_Offset tide_io_view_offset(const struct tide_file *f, MPI_Offset sb)
 {
     if (straight(f))
         return f->disp + f->filetype->true_lb + sb;
+    if (f->fsize == 0)
+        return f->disp;
     struct tide_io_segs s = {0};
     /* the byte at sb; at a tile's end, the next tile's first byte */
     MPI_Offset off;
@@ -146,15 +150,15 @@ int tide_io_view_default(struct tide_file *f)
     return MPI_SUCCESS;
 }
 
-static int check_type(struct tide_file *f, MPI_Datatype h, struct tide_datatype **dt, const char *fn,
-                      const char *arg)
+static int check_type(struct tide_file *f, MPI_Datatype h, struct tide_datatype **dt, bool may_be_empty,
+                      const char *fn, const char *arg)
 {
     *dt = tide_datatype_get(h);
     if (!*dt)
         return TIDE_ERR_FILE(f, MPI_ERR_TYPE, "%s: invalid datatype (argument %s)", fn, arg);
     if (!(*dt)->predefined && !(*dt)->committed)
         return TIDE_ERR_FILE(f, MPI_ERR_TYPE, "%s: the %s is not committed", fn, arg);
-    if ((*dt)->size == 0)
+    if ((*dt)->size == 0 && !may_be_empty)
         return TIDE_ERR_FILE(f, MPI_ERR_TYPE, "%s: the %s holds no data (size 0)", fn, arg);
     if ((*dt)->true_lb < 0)
         return TIDE_ERR_FILE(f, MPI_ERR_TYPE, "%s: the %s has a negative displacement", fn, arg);
@@ -169,7 +173,10 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     FILE_OR_FAIL(fn, fh, f);
     struct tide_datatype *et, *ft;
     int rc;
-    if ((rc = check_type(f, etype, &et, fn, "etype")) || (rc = check_type(f, filetype, &ft, fn, "filetype")))
+    /* a filetype without data is a view of nothing (a process that owns
+     * no part of a distributed array) */
+    if ((rc = check_type(f, etype, &et, false, fn, "etype")) ||
+        (rc = check_type(f, filetype, &ft, true, fn, "filetype")))
         return rc;
     if (ft->size % et->size)
         return TIDE_ERR_FILE(f, MPI_ERR_TYPE,

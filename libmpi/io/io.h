@@ -73,6 +73,8 @@ struct tide_file {
     MPI_Request split_req;
     int split_kind;             /* which _begin (TIDE_SPLIT_*), 0 if none */
     const void *split_buf;
+    int async_pending;          /* nonblocking independent accesses not yet complete */
+    int coll_refused;           /* set while a collective call this process refused takes part */
 };
 enum { TIDE_SPLIT_READ_ALL = 1, TIDE_SPLIT_WRITE_ALL, TIDE_SPLIT_READ_AT_ALL, TIDE_SPLIT_WRITE_AT_ALL,
        TIDE_SPLIT_READ_ORDERED, TIDE_SPLIT_WRITE_ORDERED };
@@ -167,11 +169,24 @@ int tide_io_independent(struct tide_file *f, bool write, MPI_Offset pos_etypes, 
  * direction, count, datatype, etype multiple, sequential mode). */
 int tide_io_check_access(struct tide_file *f, bool write, MPI_Count count, MPI_Datatype datatype,
                          struct tide_datatype **dt, const char *fn);
+/* Do plain writes take a byte-range lock (data sieving writes may be in
+ * use, and they read-modify-write blocks under one)? */
+bool tide_io_writes_lock(const struct tide_file *f);
 /* A status for bytes of data moved by an access of dt. */
 void tide_io_status(MPI_Status *status, size_t bytes);
 /* A request already complete with this status and error (the
  * nonblocking independent calls, which do their I/O when started). */
 int tide_io_done_request(int error, size_t bytes, MPI_Request *request);
+
+/* ---- nonblocking independent access (file_async.c) ---- */
+
+/* Start the access on the I/O thread; *request completes when it is
+ * done. Arguments already checked. 0 or an error code (not raised). */
+int tide_io_start_async(struct tide_file *f, bool write, MPI_Offset pos_etypes, void *buf, MPI_Count count,
+                        struct tide_datatype *dt, MPI_Request *request, const char *fn);
+/* Wait for the file's nonblocking accesses (MPI_File_close). */
+void tide_io_async_drain(struct tide_file *f);
+void tide_io_async_finalize(void);
 
 /* ---- collective access (file_coll.c) ---- */
 

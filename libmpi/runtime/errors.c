@@ -90,7 +90,8 @@ static unsigned ring_gen = 1;
 
 int tide_err(int errclass, const char *fmt, ...)
 {
-    unsigned slot = ring_next++ & (RING_SIZE - 1);
+    /* atomic: the I/O thread makes error codes too */
+    unsigned slot = __atomic_fetch_add(&ring_next, 1, __ATOMIC_RELAXED) & (RING_SIZE - 1);
     if (slot == RING_SIZE - 1)
         ring_gen = (ring_gen + 1) & ((1u << GEN_BITS) - 1);
     unsigned gen = ring_gen ? ring_gen : 1;

@@ -1,7 +1,7 @@
 # suite_fortran.sh: the Fortran bindings. Each program of tests/fortran is
 # compiled with the build tree's mpifort (include 'mpif.h' or use mpi) and
 # run with mpiexec: hello, ring with statuses, nonblocking with arrays of
-# statuses, collectives on Fortran types, communicator names, a derived
+# statuses, collectives on Fortran types, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran. Skipped
 # when Tide was built without Fortran.
 
@@ -34,6 +34,8 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.derived-type -t 60 -out "vector received +21\. +22\. +23\. +24\. +25\." -- \
         $MPIEXEC -n 2 "$FB/f_dtype"
     tcase fortran.errors-return -t 60 -out "error returned: " -- $MPIEXEC -n 2 "$FB/f_errors"
+    tcase fortran.io -t 60 -out "io on 4 ok" -- $MPIEXEC -n 4 "$FB/f_io"
+    tcase fortran.io-1 -t 60 -out "io on 1 ok" -- $MPIEXEC -n 1 "$FB/f_io"
     tcase fortran.spawn-c-child -t 90 -out "fortran parent: 2 C children answered" -- \
         $MPIEXEC -n 2 "$FB/f_spawn_parent" "$TB/dpm_spawn" 2
     tcase fortran.spawn-fortran-child -t 90 -out "C parent: 2 Fortran children answered" -- \
