@@ -14,7 +14,9 @@
 #   HDF5_MPICC    compiler wrapper (BUILD_DIR/bin/mpicc); e.g. mpicc.mpich
 #   HDF5_MPIEXEC  launcher (BUILD_DIR/bin/mpiexec); e.g. mpiexec.mpich
 #   HDF5_NPROCS   ranks per test (6, as HDF5's own default)
-#   HDF5_TIMEOUT  seconds per test program (900)
+#   HDF5_TIMEOUT  seconds per test program (900; t_cache_image, which is
+#                 mostly HDF5's own computation, needs more than that with
+#                 6 ranks on 2 cores)
 #   HDF5_TESTS    test programs to run (all of testpar's)
 #   HDF5_CLEAN=1  configure and build again from scratch
 #   HDF5_TESTFLAGS extra arguments for every test program
