@@ -179,23 +179,19 @@ static void get_out(int rc, int keyval, void *p, int c_flag, MPI_Aint *value, MP
         *ierr = rc;
 }
 
-ALIAS2(mpi_type_get_attr, MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag, MPI_Fint *ierr)
-void mpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag, MPI_Fint *ierr)
-{
-    void *p = NULL;
-    int c_flag = 0;
-    int rc = MPI_Type_get_attr(MPI_Type_f2c(*type), *keyval, &p, &c_flag);
-    get_out(rc, *keyval, p, c_flag, value, flag, ierr);
-}
-
-ALIAS2(mpi_win_get_attr, MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag, MPI_Fint *ierr)
-void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag, MPI_Fint *ierr)
-{
-    void *p = NULL;
-    int c_flag = 0;
-    int rc = MPI_Win_get_attr(MPI_Win_f2c(*win), *keyval, &p, &c_flag);
-    get_out(rc, *keyval, p, c_flag, value, flag, ierr);
-}
+#define GET_ATTR(lower, Kind)                                                                             \
+    ALIAS2(mpi_##lower##_get_attr, MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,       \
+           MPI_Fint *ierr)                                                                                 \
+    void mpi_##lower##_get_attr_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,         \
+                                 MPI_Fint *ierr)                                                           \
+    {                                                                                                      \
+        void *p = NULL;                                                                                    \
+        int c_flag = 0;                                                                                    \
+        int rc = MPI_##Kind##_get_attr(MPI_##Kind##_f2c(*obj), *keyval, &p, &c_flag);                      \
+        get_out(rc, *keyval, p, c_flag, value, flag, ierr);                                                \
+    }
+GET_ATTR(type, Type)
+GET_ATTR(win, Win)
 
 ALIAS2(mpi_attr_get, MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *flag, MPI_Fint *ierr)
 void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *flag, MPI_Fint *ierr)
