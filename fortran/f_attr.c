@@ -29,6 +29,7 @@ struct fkey {
     void (*del)(void);
     MPI_Aint extra;
     int mpi1; /* MPI_Keyval_create: INTEGER values and extra state */
+    struct fkey *next;
 };
 
 /* One copy and one delete trampoline for a handle of a kind: the
@@ -91,14 +92,28 @@ static int win_delete(MPI_Win w, int kv, void *v, void *e)
     return delete_any(MPI_Win_c2f(w), kv, v, e);
 }
 
-/* the record lives as long as the program: a keyval's callbacks may run
- * until the last attribute goes, after the keyval itself is freed */
+/* A record lives as long as the program (a keyval's callbacks may run
+ * until its last attribute goes, after the keyval itself is freed); the
+ * list keeps every one reachable. */
+static struct fkey *records;
+
 static struct fkey *record(void (*copy)(void), void (*del)(void), MPI_Aint extra, int mpi1)
 {
     struct fkey *k = malloc(sizeof *k);
-    if (k)
-        *k = (struct fkey){copy, del, extra, mpi1};
+    if (k) {
+        *k = (struct fkey){copy, del, extra, mpi1, records};
+        records = k;
+    }
     return k;
+}
+
+/* a record whose keyval could not be made (the newest one) */
+static void unrecord(struct fkey *k)
+{
+    if (k && records == k) {
+        records = k->next;
+        free(k);
+    }
 }
 
 #define CREATE_KEYVAL(lower, Kind, cname)                                                                 \
@@ -111,7 +126,7 @@ static struct fkey *record(void (*copy)(void), void (*del)(void), MPI_Aint extra
         int kv = MPI_KEYVAL_INVALID;                                                                       \
         int rc = k ? MPI_##Kind##_create_keyval(cname##_copy, cname##_delete, &kv, k) : MPI_ERR_NO_MEM;   \
         if (rc != MPI_SUCCESS)                                                                             \
-            free(k);                                                                                       \
+            unrecord(k);                                                                                   \
         *keyval = kv;                                                                                      \
         if (ierr)                                                                                          \
             *ierr = rc;                                                                                    \
@@ -128,7 +143,7 @@ void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
     int kv = MPI_KEYVAL_INVALID;
     int rc = k ? MPI_Comm_create_keyval(comm_copy, comm_delete, &kv, k) : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS)
-        free(k);
+        unrecord(k);
     *keyval = kv;
     if (ierr)
         *ierr = rc;

@@ -66,6 +66,7 @@ program f08_coll
     call MPI_Op_free(op)
     if (op /= MPI_OP_NULL) call fail('op_free')
     if (rank == 0) print '(A,I0,A)', 'f08 collectives on ', size, ' ok'
+    deallocate (gathered, sendto, recvfrom)
     call MPI_Finalize()
 contains
     subroutine fail(what)

@@ -58,6 +58,7 @@ program f08_io
         if (ierror /= MPI_SUCCESS) call fail('delete')
         print '(a,i0,a)', 'f08 io on ', size, ' ok'
     end if
+    deallocate (whole)
     call MPI_Finalize()
 contains
     subroutine fail(what)
