@@ -233,13 +233,19 @@ LOGICALS = {"flag", "weighted", "commute", "reorder", "periods", "high", "remain
 KINDS = {"MPI_Aint": 8, "MPI_Offset": 8, "MPI_Count": 8}
 
 
-def fdecl(ctype, name, dims):
-    """The Fortran declaration of one dummy argument of an interface."""
+def param_shape(ctype, name, dims):
+    """(const, base type, pointer, array) of one C parameter."""
     const = ctype.startswith("const ")
     base = ctype[6:].strip() if const else ctype
     ptr = base.endswith("*")
     base = base.rstrip(" *")
     arr = bool(dims) or name.startswith("array_of") or "weights" in name
+    return const, base, ptr, arr
+
+
+def fdecl(ctype, name, dims):
+    """The Fortran declaration of one dummy argument of an interface."""
+    const, base, ptr, arr = param_shape(ctype, name, dims)
     if dims == "[][3]":
         return ["integer :: %s(3, *)" % name]
     if base == "void":

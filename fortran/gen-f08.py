@@ -54,11 +54,7 @@ def wrap(head, names, tail):
 
 def classify(ctype, name, dims):
     """(what, base, const, array) of one C parameter."""
-    const = ctype.startswith("const ")
-    base = ctype[6:].strip() if const else ctype
-    ptr = base.endswith("*")
-    base = base.rstrip(" *")
-    arr = bool(dims) or name.startswith("array_of") or "weights" in name
+    const, base, ptr, arr = gb.param_shape(ctype, name, dims)
     if dims == "[][3]":
         return "ranges", base, const, True
     if base == "void":
@@ -419,33 +415,6 @@ SPECIAL_PROCS = """
     ierr_c = c_mpi_alloc_mem(size, info%MPI_VAL, baseptr)
     if (present(ierror)) ierror = ierr_c
   end subroutine MPI_Alloc_mem_f08
-  subroutine MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
-    use tide_f08_glue, only: c_mpi_win_allocate
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
-    integer, intent(in) :: disp_unit
-    type(MPI_Info), intent(in) :: info
-    type(MPI_Comm), intent(in) :: comm
-    type(c_ptr), intent(out) :: baseptr
-    type(MPI_Win), intent(out) :: win
-    integer, optional, intent(out) :: ierror
-    integer :: ierr_c
-    ierr_c = c_mpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win%MPI_VAL)
-    if (present(ierror)) ierror = ierr_c
-  end subroutine MPI_Win_allocate_f08
-  subroutine MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
-    use tide_f08_glue, only: c_mpi_win_allocate_shared
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
-    integer, intent(in) :: disp_unit
-    type(MPI_Info), intent(in) :: info
-    type(MPI_Comm), intent(in) :: comm
-    type(c_ptr), intent(out) :: baseptr
-    type(MPI_Win), intent(out) :: win
-    integer, optional, intent(out) :: ierror
-    integer :: ierr_c
-    ierr_c = c_mpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, &
-        win%MPI_VAL)
-    if (present(ierror)) ierror = ierr_c
-  end subroutine MPI_Win_allocate_shared_f08
   subroutine MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
     use tide_f08_glue, only: c_mpi_win_shared_query
     type(MPI_Win), intent(in) :: win
@@ -478,6 +447,22 @@ SPECIAL_PROCS = """
     if (present(ierror)) ierror = ierr_c
   end subroutine MPI_Buffer_detach_f08
 """
+# the two window constructors that give memory back as TYPE(C_PTR)
+for _w in ("allocate", "allocate_shared"):
+    SPECIAL_PROCS += """  subroutine MPI_Win_%(w)s_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+    use tide_f08_glue, only: c_mpi_win_%(w)s
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr), intent(out) :: baseptr
+    type(MPI_Win), intent(out) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    ierr_c = c_mpi_win_%(w)s(size, disp_unit, info%%MPI_VAL, comm%%MPI_VAL, baseptr, win%%MPI_VAL)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Win_%(w)s_f08
+""" % {"w": _w}
 for _k in ERRHANDLER_KINDS:
     SPECIAL_PROCS += """  subroutine MPI_%(K)s_create_errhandler_f08(%(k)s_errhandler_fn, errhandler, ierror)
     use tide_f08_glue, only: c_wrapper => mpi_%(k)s_create_errhandler
