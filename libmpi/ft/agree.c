@@ -58,6 +58,12 @@
 
 enum { QUERY = 1, STATE, PROPOSE, ACK, COMMIT };
 
+/* A value's entry for each participant: bits combined by OR */
+enum {
+    FAILED = 1,  /* some participant knows it failed */
+    UNACKED = 2, /* some participant has not acknowledged its failure */
+};
+
 /* What a message carries (both ends are this library). */
 struct wire {
     uint32_t magic;
@@ -315,6 +321,10 @@ static void finish(struct agreement *a)
         if (o.ctx_b == TIDE_CONTEXT_NONE)
             err = tide_err(MPI_ERR_INTERN, "MPIX_Comm_shrink: no context id is free at every survivor");
     }
+    /* what the survivors agreed failed, every one of them knows failed */
+    for (int i = 0; i < a->nparts; i++)
+        if (a->dec.failed[i] & FAILED)
+            tide_ft_proc_failed(a->parts[i]);
     a->done(&o, err, a->arg);
     agreement_free(a);
 }
@@ -356,7 +366,7 @@ static void coordinate_step(struct agreement *a)
              * known here now */
             for (int i = 0; i < a->nparts; i++)
                 if (a->parts[i]->failed)
-                    a->best.failed[i] = 1;
+                    a->best.failed[i] |= FAILED;
         }
         if (a->any_decided) {
             decide(a, &a->best);
@@ -435,7 +445,7 @@ static void reply(struct agreement *a, int to, int kind, uint32_t ballot)
                 /* what this process knows failed, now */
                 for (int i = 0; i < a->nparts; i++)
                     if (a->parts[i]->failed)
-                        w->failed[i] = 1;
+                        w->failed[i] |= FAILED;
             }
         }
     } else {
@@ -702,8 +712,20 @@ int tide_ft_agree_start(struct tide_comm *c, int flag, bool want_ctx,
         if (a->parts[i] == tide.me)
             a->me = i;
         if (a->parts[i]->failed)
-            a->mine.failed[i] = 1;
+            a->mine.failed[i] = FAILED;
     }
+    /* which of them this process has not acknowledged as failed */
+    struct tide_proc **f;
+    int nf = tide_ft_comm_failed(c, &f);
+    int nacked = ft->nacked < nf ? ft->nacked : nf;
+    for (int i = 0; i < n; i++) {
+        bool acked = false;
+        for (int k = 0; k < nacked && !acked; k++)
+            acked = f[k] == a->parts[i];
+        if (!acked)
+            a->mine.failed[i] |= UNACKED;
+    }
+    free(f);
     tide_comm_retain(c);
     a->c = c;
     a->seq = ft->agree_calls++;
@@ -734,31 +756,21 @@ struct agree_call {
     struct tide_request *req; /* iagree */
 };
 
-/* The flag, and whether the caller has acknowledged every failure the
- * decision names. */
+/* The flag, and the error if the decision names a failure not every
+ * survivor had acknowledged. */
 static void agree_done(const struct tide_ft_outcome *o, int err, void *arg)
 {
     struct agree_call *ac = arg;
     *ac->flag = o->flag;
     if (err == MPI_SUCCESS) {
-        struct tide_proc **f;
-        int nf = tide_ft_comm_failed(ac->c, &f);
-        int nacked = ac->c->ft ? ac->c->ft->nacked : 0;
-        if (nacked > nf)
-            nacked = nf;
-        for (int i = 0; i < o->nparts && err == MPI_SUCCESS; i++) {
-            if (!o->failed[i])
-                continue;
-            bool acked = false;
-            for (int k = 0; k < nacked; k++)
-                acked |= f[k] == o->parts[i];
-            if (!acked)
+        /* the same error at every survivor: a failure the decision names
+         * that some participant has not acknowledged */
+        for (int i = 0; i < o->nparts && err == MPI_SUCCESS; i++)
+            if ((o->failed[i] & (FAILED | UNACKED)) == (FAILED | UNACKED))
                 err = tide_err(MPIX_ERR_PROC_FAILED,
-                               "MPIX_Comm_agree: process %.64s:%u failed and this process has not acknowledged it "
+                               "MPIX_Comm_agree: process %.64s:%u failed and not every survivor had acknowledged it "
                                "(the flag is the survivors' agreed value all the same)",
                                o->parts[i]->nspace, o->parts[i]->rank);
-        }
-        free(f);
     }
     ac->err = err;
     ac->done = true;

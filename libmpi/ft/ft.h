@@ -116,7 +116,7 @@ struct tide_ft_outcome {
     int flag;
     int nparts;                 /* participants */
     struct tide_proc **parts;   /* sorted (tide_proc_cmp) */
-    uint8_t *failed;            /* nparts entries: 1 failed */
+    uint8_t *failed;            /* nparts entries: bit 0 failed, bit 1 not acknowledged by all */
     uint32_t ctx_a, ctx_b;      /* shrink: two ids free at every participant */
 };
 /* Start an agreement on c; done(outcome, err, arg) runs when decided

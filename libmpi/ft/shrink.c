@@ -32,7 +32,7 @@ static bool decided_failed(const struct tide_ft_outcome *o, const struct tide_pr
 {
     for (int i = 0; i < o->nparts; i++)
         if (o->parts[i] == p)
-            return o->failed[i] != 0;
+            return (o->failed[i] & 1) != 0; /* FAILED (agree.c) */
     return true;
 }
 

@@ -34,6 +34,8 @@ extern "C" {
 #define MPI_ERR_REVOKED MPIX_ERR_REVOKED
 #endif
 
+#pragma GCC visibility push(default)
+
 /* Revoke: every pending and later operation on comm, at every process of
  * it, ends with MPIX_ERR_REVOKED (but for these calls). Local; the
  * others learn of it by themselves. */
@@ -65,6 +67,8 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm);
 int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+#pragma GCC visibility pop
 
 #if defined(__cplusplus)
 }

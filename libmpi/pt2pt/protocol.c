@@ -23,6 +23,7 @@
 #include "comm/comm_fault.h"
 #include "coll/coll_notice.h"
 #include "ft/ft.h"
+#include "mpi-ext.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -833,7 +834,7 @@ int tide_send_start(struct tide_request *s)
         int rc = send_try(s);
         if (rc <= 0)
             return rc == 0 ? MPI_SUCCESS
-                           : tide_err(MPI_ERR_OTHER, "send: the connection to rank %d failed", s->peer);
+                           : tide_err(MPIX_ERR_PROC_FAILED, "send: the connection to rank %d failed", s->peer);
     }
     struct tide_pending *p = pend_new(PEND_START, s);
     if (!p)
@@ -1131,6 +1132,17 @@ int tide_protocol_progress(void)
     struct tide_proc **pp = &pend_list;
     while (*pp) {
         struct tide_proc *proc = *pp;
+        if (__builtin_expect(proc->failed, 0)) {
+            /* queued for a failed process after it failed (answers to
+             * its messages): they would wait for ever */
+            *pp = proc->pend_next;
+            proc->pend_next = NULL;
+            proc->on_pend_list = false;
+            tide_protocol_drop_peer(proc, tide_err(MPIX_ERR_PROC_FAILED, "send: the process %.64s:%u has failed",
+                                                   proc->nspace, proc->rank));
+            n++;
+            continue;
+        }
         while (proc->pend_head) {
             struct tide_pending *p = proc->pend_head;
             int rc = pend_run(proc, p);
@@ -1140,7 +1152,7 @@ int tide_protocol_progress(void)
             if (!proc->pend_head)
                 proc->pend_tail = NULL;
             if (rc < 0 && p->req) {
-                p->req->error = tide_err(MPI_ERR_OTHER, "send: the connection to %s:%u failed",
+                p->req->error = tide_err(MPIX_ERR_PROC_FAILED, "send: the connection to %s:%u failed",
                                          proc->nspace, proc->rank);
                 tide_request_complete(p->req);
             }

@@ -1173,11 +1173,12 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
  * one to a peer that can still be reached. */
 static bool tcp_output_pending(void)
 {
+    /* what waits for a failed process (ft/ft.h) never leaves */
     for (struct tcp_conn *c = tcp.conns; c; c = c->next)
-        if (c->state == C_OPEN && c->sq_head)
+        if (c->state == C_OPEN && c->sq_head && !(c->peer && c->peer->failed))
             return true;
     for (struct tcp_peer *tp = tcp.peers; tp; tp = tp->next)
-        if ((tp->pre_head && !tp->failed) || (tp->ppre_head && tp->port_conn))
+        if (!(tp->proc && tp->proc->failed) && ((tp->pre_head && !tp->failed) || (tp->ppre_head && tp->port_conn)))
             return true;
     return false;
 }
