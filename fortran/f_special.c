@@ -47,12 +47,11 @@ void mpi_f_sync_reg_(void *buf)
     (void)buf;
 }
 
-ALIAS2(mpi_pcontrol, MPI_Fint *level, MPI_Fint *ierr)
-void mpi_pcontrol_(MPI_Fint *level, MPI_Fint *ierr)
+/* MPI_PCONTROL(LEVEL): no IERROR in Fortran (MPI-3.1 14.2.4) */
+ALIAS2(mpi_pcontrol, MPI_Fint *level)
+void mpi_pcontrol_(MPI_Fint *level)
 {
-    int rc = MPI_Pcontrol(*level);
-    if (ierr)
-        *ierr = rc;
+    MPI_Pcontrol(*level);
 }
 
 /* argv: entries of argv_len characters each, stride entries apart (1 for

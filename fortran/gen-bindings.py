@@ -361,9 +361,68 @@ def memory_interfaces():
     return "\n".join(out) + "\n"
 
 
-# the `mpi` module's interfaces of the other hand-written bindings added
-# with the ones above (callbacks are EXTERNAL: any Fortran procedure)
+# the `mpi` module's interfaces of the other hand-written bindings
+# (callbacks are EXTERNAL: any Fortran procedure)
 SPECIAL_INTERFACES = """interface
+  subroutine MPI_Init(ierror)
+    integer :: ierror
+  end subroutine MPI_Init
+  subroutine MPI_Init_thread(required, provided, ierror)
+    integer :: required, provided, ierror
+  end subroutine MPI_Init_thread
+  subroutine MPI_Pcontrol(level)
+    integer :: level
+  end subroutine MPI_Pcontrol
+  subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    character(len=*) :: command, argv(*)
+    integer :: maxprocs, info, root, comm, intercomm, array_of_errcodes(*), ierror
+  end subroutine MPI_Comm_spawn
+  subroutine MPI_Op_create(user_fn, commute, op, ierror)
+    external :: user_fn
+    logical :: commute
+    integer :: op, ierror
+  end subroutine MPI_Op_create
+  subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn, delete_fn
+    integer :: keyval, extra_state, ierror
+  end subroutine MPI_Keyval_create
+  subroutine MPI_Attr_put(comm, keyval, attribute_val, ierror)
+    integer :: comm, keyval, attribute_val, ierror
+  end subroutine MPI_Attr_put
+  subroutine MPI_Attr_get(comm, keyval, attribute_val, flag, ierror)
+    integer :: comm, keyval, attribute_val, ierror
+    logical :: flag
+  end subroutine MPI_Attr_get
+"""
+for _k in ("Comm", "Win", "File", "Session"):
+    SPECIAL_INTERFACES += """  subroutine MPI_%s_create_errhandler(errhandler_fn, errhandler, ierror)
+    external :: errhandler_fn
+    integer :: errhandler, ierror
+  end subroutine MPI_%s_create_errhandler
+""" % (_k, _k)
+SPECIAL_INTERFACES += """  subroutine MPI_Errhandler_create(errhandler_fn, errhandler, ierror)
+    external :: errhandler_fn
+    integer :: errhandler, ierror
+  end subroutine MPI_Errhandler_create
+"""
+for _k in ("Comm", "Type", "Win"):
+    SPECIAL_INTERFACES += """  subroutine MPI_%(k)s_create_keyval(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn, delete_fn
+    integer :: keyval, ierror
+    integer(kind=8) :: extra_state
+  end subroutine MPI_%(k)s_create_keyval
+  subroutine MPI_%(k)s_set_attr(obj, keyval, attribute_val, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+  end subroutine MPI_%(k)s_set_attr
+  subroutine MPI_%(k)s_get_attr(obj, keyval, attribute_val, flag, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+    logical :: flag
+  end subroutine MPI_%(k)s_get_attr
+""" % {"k": _k}
+SPECIAL_INTERFACES += """
   integer(kind=8) function MPI_Aint_add(base, disp)
     integer(kind=8) :: base, disp
   end function MPI_Aint_add

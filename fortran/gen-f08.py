@@ -213,8 +213,8 @@ SPECIAL_GLUE = """
   end function mpi_wtime
   double precision function mpi_wtick()
   end function mpi_wtick
-  subroutine mpi_pcontrol(level, ierror)
-    integer :: level, ierror
+  subroutine mpi_pcontrol(level)
+    integer :: level
   end subroutine mpi_pcontrol
   subroutine mpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
       array_of_errcodes, ierror)
@@ -464,9 +464,9 @@ SPECIAL_PROCS = """
   subroutine MPI_Pcontrol_f08(level)
     use tide_f08_glue, only: c_wrapper => mpi_pcontrol
     integer, intent(in) :: level
-    integer :: ierr_c, level_c
+    integer :: level_c
     level_c = level
-    call c_wrapper(level_c, ierr_c)
+    call c_wrapper(level_c)
   end subroutine MPI_Pcontrol_f08
   subroutine MPI_Comm_spawn_f08(command, argv, maxprocs, info, root, comm, intercomm, &
       array_of_errcodes, ierror)
