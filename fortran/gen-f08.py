@@ -6,7 +6,7 @@
 
 It reads mpi.h through gen-bindings.py (the same prototypes, the same rules
 deciding what is bound, the same constants) and binds every function the
-`mpi` module binds, and the ones written by hand in f_special.c, once more:
+`mpi` module binds, and the ones written by hand in fortran/f_*.c, once more:
 as a generic MPI_Xxx with the specific MPI_Xxx_f08, a module procedure
 that takes handles as TYPE(MPI_Comm), ... and statuses as TYPE(MPI_Status),
 makes ierror OPTIONAL and calls the C wrapper mpi_xxx_ of mpi_fortran.c.
@@ -15,7 +15,10 @@ names (gfortran's mangling gives mpi_xxx_) and renamed on use, so the
 generic names stay free. Large-count forms MPI_Xxx_c join the generic
 MPI_Xxx as MPI_Xxx_c_f08 when their arguments tell them apart. Memory
 returned as an address (TYPE(C_PTR)) and MPI_Aint_add/diff call the C
-functions through BIND(C) interfaces.
+functions through BIND(C) interfaces. Callbacks (keyvals, generalized
+requests, data representations, user operations, errhandlers) have the
+standard's abstract interfaces, and the same calling convention as those
+of mpif.h: their procedures go to the same C wrappers.
 
 Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
 in the `mpi` module: the wrappers take a plain address (assumed rank would
@@ -346,10 +349,10 @@ for _k in ERRHANDLER_KINDS:
                          "    end subroutine MPI_%s_errhandler_function\n"
                          % (_k, _k.lower(), _k, _k, _k.lower(), _k))
 for _k, _o in ATTR_KINDS:
-    SPECIAL_ABSTRACT += """    subroutine MPI_%(K)s_copy_attr_function(old%(o)s, %(k)s_keyval, extra_state, &
+    SPECIAL_ABSTRACT += """    subroutine MPI_%(K)s_copy_attr_function(%(old)s, %(k)s_keyval, extra_state, &
         attribute_val_in, attribute_val_out, flag, ierror)
       import :: MPI_%(K2)s, MPI_ADDRESS_KIND
-      type(MPI_%(K2)s) :: old%(o)s
+      type(MPI_%(K2)s) :: %(old)s
       integer :: %(k)s_keyval, ierror
       integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
       logical :: flag
@@ -360,7 +363,8 @@ for _k, _o in ATTR_KINDS:
       integer :: %(k)s_keyval, ierror
       integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
     end subroutine MPI_%(K)s_delete_attr_function
-""" % {"K": _k, "k": _k.lower(), "o": _o, "K2": "Datatype" if _k == "Type" else _k}
+""" % {"K": _k, "k": _k.lower(), "o": _o, "K2": "Datatype" if _k == "Type" else _k,
+       "old": "oldtype" if _k == "Type" else "old" + _o}
 SPECIAL_ABSTRACT += """    subroutine MPI_Grequest_query_function(extra_state, status, ierror)
       import :: MPI_Status, MPI_ADDRESS_KIND
       integer(kind=MPI_ADDRESS_KIND) :: extra_state
