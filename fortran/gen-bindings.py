@@ -230,8 +230,9 @@ def gen_constants(text, module):
     lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sinteger*8 MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
     lines.append("%sexternal MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
-    for i in range(0, len(CALLBACK_EXTERNALS), 3):
-        lines.append("%sexternal %s" % (ind, ", ".join(CALLBACK_EXTERNALS[i:i + 3])))
+    # one a line: fixed form ends a line at column 72
+    for name in CALLBACK_EXTERNALS:
+        lines.append("%sexternal %s" % (ind, name))
     return "\n".join(lines) + "\n"
 
 

@@ -27,6 +27,9 @@ if [ -x "$B/bin/mpifort" ]; then
         tcase fortran.build.$n -t 120 -- \
             "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds $extra -J "$FB" -o "$FB/$n" "$src"
     done
+    # fixed form: mpif.h must keep to 72 columns (a longer line is cut)
+    tcase fortran.build.f_fixed -t 120 -- "$B/bin/mpifort" -O1 -g -Wall -Werror=line-truncation \
+        -o "$FB/f_fixed" "$S/tests/fortran/f_fixed.f"
     tcase fortran.build.c_spawn_parent -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_spawn_parent" "$S/tests/fortran/c_spawn_parent.c"
     tcase fortran.build.c_atmosphere -t 120 -- \
@@ -36,6 +39,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.mpifort-ompi-fc -t 10 -out "^other " -- env -u TIDE_FC OMPI_FC=other "$B/bin/mpif77" -showme x.f90
 
     tcase fortran.hello -t 60 -out "hello rank 2 of 3 on " -- $MPIEXEC -n 3 "$FB/f_hello"
+    tcase fortran.fixed-form -t 60 -out "fixed form ok" -- $MPIEXEC -n 2 "$FB/f_fixed"
     tcase fortran.hello-module -t 60 -out "module hello rank 1 of 2" -- $MPIEXEC -n 2 "$FB/f_hello_mod"
     tcase fortran.ring -t 60 -out "ring of 4 ok" -- $MPIEXEC -n 4 "$FB/f_ring"
     tcase fortran.nonblocking -t 60 -out "nonblocking 3 ok" -- $MPIEXEC -n 3 "$FB/f_nonblock"
