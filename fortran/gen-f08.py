@@ -288,7 +288,9 @@ SPECIAL_GLUE += """  subroutine mpi_comm_spawn_multiple(count, array_of_commands
       array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
     integer :: count
     character(len=*) :: array_of_commands(*), array_of_argv(count, *)
-    integer :: array_of_maxprocs(*), array_of_info(*), root, comm, intercomm
+    integer :: array_of_maxprocs(*), root, comm, intercomm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_info
+    type(*), dimension(*) :: array_of_info
     integer :: array_of_errcodes(*), ierror
   end subroutine mpi_comm_spawn_multiple
   subroutine mpi_info_create_env(info, ierror)
@@ -606,7 +608,7 @@ SPECIAL_PROCS += """  subroutine MPI_Comm_spawn_multiple_f08(count, array_of_com
     count_c = count
     root_c = root
     call c_wrapper(count_c, array_of_commands, array_of_argv, array_of_maxprocs, &
-        array_of_info%MPI_VAL, root_c, comm%MPI_VAL, intercomm%MPI_VAL, array_of_errcodes, ierr_c)
+        array_of_info, root_c, comm%MPI_VAL, intercomm%MPI_VAL, array_of_errcodes, ierr_c)
     if (present(ierror)) ierror = ierr_c
   end subroutine MPI_Comm_spawn_multiple_f08
   subroutine MPI_Info_create_env_f08(info, ierror)

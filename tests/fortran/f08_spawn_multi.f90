@@ -1,6 +1,7 @@
 ! f08_spawn_multi.f90: MPI_Comm_spawn_multiple from `use mpi_f08`: two apps
 ! of the Fortran child f_spawn_multi_child (the first argument), one
-! process each, with MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE; each child
+! process each, with MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE, an array of
+! TYPE(MPI_Info) (the second one an info of its own); each child
 ! reports its MPI_APPNUM and no arguments. Also MPI_Info_create_env here.
 ! Usage: f08_spawn_multi CHILD
 program f08_spawn_multi
@@ -18,9 +19,13 @@ program f08_spawn_multi
     call get_command_argument(1, commands(1))
     commands(2) = commands(1)
     maxprocs = 1
-    infos = MPI_INFO_NULL
+    ! an info of the second app with a key spawn does not know (ignored)
+    infos(1) = MPI_INFO_NULL
+    call MPI_Info_create(infos(2))
+    call MPI_Info_set(infos(2), 'tide_test_unknown_key', 'x')
     call MPI_Comm_spawn_multiple(2, commands, MPI_ARGVS_NULL, maxprocs, infos, 0, MPI_COMM_WORLD, &
         inter, MPI_ERRCODES_IGNORE)
+    call MPI_Info_free(infos(2))
     if (rank == 0) then
         seen = 0
         do i = 1, 2
