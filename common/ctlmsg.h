@@ -47,7 +47,8 @@ enum tide_ctl_type {
     TIDE_CTL_NOTICE = 14,
     /* tided -> mpiexec: u32 reqid, str parent nspace, u32 parent rank,
      * u32 napps, then per app: str cmd, strv argv, strv env, str wdir
-     * (absent: inherit), u32 maxprocs, str host, str path, str soft */
+     * (absent: inherit), u32 maxprocs, str host, str path, str soft,
+     * str recovery (the enable_recovery info key; absent: mpiexec's) */
     TIDE_CTL_SPAWN = 15,
     /* mpiexec -> tided: u32 reqid, i32 status (0 ok), str nspace or message,
      * u32 nprocs started */
@@ -78,7 +79,13 @@ enum tide_ctl_type {
     TIDE_CTL_NODE_LOST = 24,
     /* tided -> mpiexec -> every daemon: u32 node it comes from (mpiexec
      * sets it), i32 code, str source nspace, u32 source rank, u32 range,
-     * bytes info (packed by PMIx: size_t n, n pmix_info_t) */
+     * bytes info (packed by PMIx: size_t n, n pmix_info_t).
+     * Also mpiexec -> every daemon, raised by the runtime itself: node
+     * TIDE_EVENT_FROM_RUNTIME (no daemon's, so every daemon delivers it),
+     * code TIDE_EVENT_PROC_FAILED, source the failed rank, range
+     * TIDE_EVENT_RANGE_GLOBAL, bytes info = i32 exit code (wire.h
+     * encoding, 128 + signal for a signal); each daemon makes the PMIx
+     * info (PMIX_EVENT_AFFECTED_PROC, PMIX_EXIT_CODE) itself. */
     TIDE_CTL_EVENT = 25,
     TIDE_CTL_TYPE_MAX
 };
@@ -101,6 +108,12 @@ enum tide_name_status {
 #define TIDE_ALL_JOBS 0xffffffffu
 #define TIDE_ROUTE_ALL 0xffffffffu
 #define TIDE_ROUTE_HUB 0xfffffffeu
+/* An EVENT raised by the runtime (recovery mode: a rank failed), and the
+ * PMIx values it carries, for code that does not include pmix headers
+ * (daemon/events.c checks them against pmix_common.h). */
+#define TIDE_EVENT_FROM_RUNTIME 0xfffffffeu
+#define TIDE_EVENT_PROC_FAILED (-200)  /* PMIX_ERR_PROC_TERM_WO_SYNC */
+#define TIDE_EVENT_RANGE_GLOBAL 5u     /* PMIX_RANGE_GLOBAL */
 /* PMIX_RANK_WILDCARD, for code that does not include pmix headers */
 #define TIDE_RANK_WILDCARD 0xfffffffeu
 

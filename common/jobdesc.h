@@ -24,6 +24,8 @@ enum tide_job_flags {
     TIDE_JOB_TAG_OUTPUT = 1u << 0,
     TIDE_JOB_SPAWNED = 1u << 1,
     TIDE_JOB_REPORT_BINDINGS = 1u << 2, /* each daemon prints its ranks' bindings */
+    TIDE_JOB_RECOVERY = 1u << 3,        /* recovery mode: a rank's failure does not end the
+                                         * run; the survivors get a PMIx event (docs/FAULTS.md) */
 };
 
 /* How a daemon binds its ranks (binding.c in the daemon). */

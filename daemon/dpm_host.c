@@ -76,7 +76,7 @@ void dpm_fail_all(void)
 /* ---- spawn ---- */
 
 struct spawn_app {
-    char *cmd, **argv, **env, *wdir, *host, *path, *soft;
+    char *cmd, **argv, **env, *wdir, *host, *path, *soft, *recovery;
     uint32_t maxprocs;
 };
 
@@ -118,6 +118,7 @@ static void spawn_task_free(struct spawn_task *t)
         free(p->host);
         free(p->path);
         free(p->soft);
+        free(p->recovery);
     }
     free(t->apps);
     free(t);
@@ -149,6 +150,7 @@ static void spawn_run(struct tide_task *task)
         tide_wire_put_str(&w, p->host);
         tide_wire_put_str(&w, p->path);
         tide_wire_put_str(&w, p->soft);
+        tide_wire_put_str(&w, p->recovery);
     }
     hub_send(&w);
     TIDE_DEBUG(1, "spawn request %u from %s:%u (%zu app contexts) sent to mpiexec", r->id, t->parent.nspace,
@@ -191,6 +193,7 @@ static pmix_status_t up_spawn(const pmix_proc_t *proc, const pmix_info_t job_inf
         p->host = info_string(apps[a].info, apps[a].ninfo, PMIX_HOST);
         p->path = info_string(apps[a].info, apps[a].ninfo, "tide.path");
         p->soft = info_string(apps[a].info, apps[a].ninfo, "tide.soft");
+        p->recovery = info_string(apps[a].info, apps[a].ninfo, "tide.recovery");
     }
     t->cbfunc = cbfunc;
     t->cbdata = cbdata;

@@ -7,6 +7,9 @@
  * libpmix passes it back up through notify_event (it does, for events
  * the host raises) it is not sent out again: no loops, each rank gets an
  * event once.
+ * mpiexec also raises events of its own (recovery mode, a rank failed:
+ * ctlmsg.h, launcher/recovery.c) with an origin no daemon has, so every
+ * daemon delivers them; their PMIx info is made here.
  */
 #include "tided.h"
 #include "ctlframe.h"
@@ -106,12 +109,53 @@ static void injected_done(pmix_status_t status, void *cbdata)
     free(inj);
 }
 
+_Static_assert(TIDE_EVENT_PROC_FAILED == PMIX_ERR_PROC_TERM_WO_SYNC, "ctlmsg.h's event code");
+_Static_assert(TIDE_EVENT_RANGE_GLOBAL == PMIX_RANGE_GLOBAL, "ctlmsg.h's event range");
+
+/* The info of an event mpiexec raised itself (recovery mode: a rank
+ * failed): i32 exit code in, the PMIx info the clients get out. */
+static pmix_info_t *runtime_event_info(const struct tide_ctl_msg *m, size_t *n)
+{
+    struct tide_rbuf r;
+    tide_wire_reader(&r, m->data, m->len);
+    int32_t exit_code = tide_wire_get_i32(&r);
+    if (!tide_wire_done(&r) || m->status != TIDE_EVENT_PROC_FAILED)
+        return NULL;
+    pmix_info_t *info;
+    PMIX_INFO_CREATE(info, 3);
+    if (!info)
+        return NULL;
+    pmix_proc_t failed;
+    PMIX_PROC_LOAD(&failed, m->text, m->rank);
+    int code = exit_code;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &failed, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
+    PMIX_INFO_LOAD(&info[2], EVENT_MARK, &yes, PMIX_BOOL);
+    *n = 3;
+    return info;
+}
+
+static void notify(const struct tide_ctl_msg *m, struct injected *inj);
+
 void events_deliver(const struct tide_ctl_msg *m)
 {
     if (m->node == (uint32_t)tided.node)
         return; /* our own ranks had it from our server already */
     if (strlen(m->text) > PMIX_MAX_NSLEN || m->len > EVENT_INFO_MAX)
         return;
+    if (m->node == TIDE_EVENT_FROM_RUNTIME) {
+        struct injected *inj = calloc(1, sizeof *inj);
+        if (inj)
+            inj->info = runtime_event_info(m, &inj->ninfo);
+        if (!inj || !inj->info) {
+            free(inj);
+            tide_error("dropping a malformed failure event from mpiexec");
+            return;
+        }
+        notify(m, inj);
+        return;
+    }
     pmix_data_buffer_t buf;
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     char *copy = malloc(m->len ? m->len : 1);
@@ -145,6 +189,12 @@ void events_deliver(const struct tide_ctl_msg *m)
     PMIX_INFO_LOAD(&inj->info[n], EVENT_MARK, &yes, PMIX_BOOL);
     if (packed)
         PMIX_INFO_FREE(packed, n);
+    notify(m, inj);
+}
+
+/* Hand the event to our PMIx server, for our own ranks (inj is freed). */
+static void notify(const struct tide_ctl_msg *m, struct injected *inj)
+{
     pmix_proc_t source;
     PMIX_PROC_LOAD(&source, m->text, m->rank);
     pmix_status_t rc = PMIx_Notify_event(m->status, &source, (pmix_data_range_t)m->count, inj->info, inj->ninfo,

@@ -128,6 +128,9 @@ static char **rank_environment(struct djob *job, struct dproc *p, int app)
     return env;
 }
 
+/* this daemon, as its ranks see their parent */
+static pid_t daemon_pid;
+
 /* The child side of fork: never returns. */
 static void exec_child(struct djob *job, struct dproc *p, int app, char **env, int in_fd, int out_fd,
                        int err_fd, int status_fd, int fin_fd, const struct rank_binding *bind)
@@ -141,7 +144,12 @@ static void exec_child(struct djob *job, struct dproc *p, int app, char **env, i
         if (s != SIGKILL && s != SIGSTOP)
             signal(s, SIG_DFL);
     setpgid(0, 0);
+    /* the rank dies with its daemon (a lost daemon's ranks must not live
+     * on as orphans: recovery mode counts them as failed); if the daemon
+     * died before this line, at once */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != daemon_pid)
+        raise(SIGKILL);
     binding_apply(bind);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) {
         report[0] = STAGE_SETUP;
@@ -203,6 +211,7 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
         tide_argv_free(env);
         return -1;
     }
+    daemon_pid = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));

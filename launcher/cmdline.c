@@ -35,6 +35,13 @@ void mpiexec_usage(FILE *f)
           "  --no-oversubscribe       refuse to run more processes than slots\n"
           "  --universe-size N        value of MPI_UNIVERSE_SIZE (default: the slots)\n"
           "  --nameserver URI|@FILE   share published names through tide-nameserver\n"
+          "  --enable-recovery        recovery mode: a rank that fails (killed, nonzero exit,\n"
+          "                           exit without MPI_Finalize) or a lost node daemon does\n"
+          "                           not end the job; every surviving rank gets a PMIx event\n"
+          "                           per failed rank (also --with-ft ulfm, the parameter\n"
+          "                           enable_recovery, and MPI_Comm_spawn's info key\n"
+          "                           enable_recovery for one spawned job)\n"
+          "  --disable-recovery       a failed rank ends the job (the default)\n"
           "\n"
           "Allocation and mapping:\n"
           "  --host, -H, -hosts LIST  hosts to run on: h1:4,h2:4 (4 slots each) or h1,h1,h2\n"
@@ -191,6 +198,7 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
 {
     memset(o, 0, sizeof *o);
     o->oversubscribe = -1;
+    o->recovery = -1;
     o->global_env = calloc(1, sizeof(char *));
     o->params = calloc(1, sizeof(char *));
     o->notices = calloc(1, sizeof(char *));
@@ -269,6 +277,20 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
             o->oversubscribe = 1;
         } else if (opt_match(a, "no-oversubscribe", &v) || opt_match(a, "nooversubscribe", &v)) {
             o->oversubscribe = 0;
+        } else if (opt_match(a, "enable-recovery", &v)) {
+            o->recovery = 1;
+        } else if (opt_match(a, "disable-recovery", &v)) {
+            o->recovery = 0;
+        } else if (opt_match(a, "with-ft", &v)) {
+            /* Open MPI 5's spelling: "ulfm" (or its synonym "mpi") turns
+             * recovery mode on */
+            NEED_VAL(a);
+            if (is(v, "ulfm") || is(v, "mpi"))
+                o->recovery = 1;
+            else if (is(v, "no") || is(v, "none") || is(v, "false"))
+                o->recovery = 0;
+            else
+                ERR("%s: '%s' is not ulfm, mpi or none", a, v);
         } else if (opt_match(a, "universe-size", &v)) {
             NEED_VAL(a);
             int u;

@@ -20,6 +20,7 @@ struct mpiexec_opts {
     bool tag_output;
     int timeout;           /* seconds, 0 = none */
     int oversubscribe;     /* -1 unset, 0 no, 1 yes */
+    int recovery;          /* --enable-recovery / --with-ft ulfm: -1 unset, 0 no, 1 yes */
     int verbose;
     bool show_params;
     bool version;

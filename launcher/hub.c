@@ -74,6 +74,18 @@ static void on_io(const struct tide_ctl_msg *m)
     output_write(job, (int)m->rank, m->stream, m->data, m->len);
 }
 
+/* One more rank of job has ended (or counts as ended). */
+static void count_exit(struct mjob *job)
+{
+    job->nexited++;
+    if (job->nexited == job->desc.nprocs) {
+        job->ended = true;
+        names_job_ended(job->desc.nspace);
+        for (int k = 0; k < job->desc.nprocs; k++)
+            mx.used[job->desc.rank_node[k]]--;
+    }
+}
+
 static void on_exit_msg(const struct tide_ctl_msg *m)
 {
     uint32_t jobid = m->jobid;
@@ -95,13 +107,7 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
     rk->code = code;
     rk->connected = connected;
     rk->finalized = finalized;
-    job->nexited++;
-    if (job->nexited == job->desc.nprocs) {
-        job->ended = true;
-        names_job_ended(job->desc.nspace);
-        for (int k = 0; k < job->desc.nprocs; k++)
-            mx.used[job->desc.rank_node[k]]--;
-    }
+    count_exit(job);
     if (job->launch_failed && (job->desc.flags & TIDE_JOB_SPAWNED)) {
         jobs_release_if_done(job);
         mpiexec_check_done(); /* a spawn that failed: its parent was told */
@@ -115,7 +121,11 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
         snprintf(who, sizeof who, "rank %u of spawned job %u", rank, job->desc.jobid);
     TIDE_DEBUG(1, "%s (pid %u) ended: how %d code %d%s", who, pid, how, code,
                finalized ? " (finalized)" : "");
-    if (how == TIDE_EXIT_SIGNALED) {
+    bool failed = how == TIDE_EXIT_SIGNALED || (how == TIDE_EXIT_NORMAL && (code != 0 || (connected && !finalized)));
+    if (failed && recovery_goes_on(job)) {
+        /* recovery mode: the others are told, the run goes on */
+        recovery_rank_failed(job, (int)rank, (pid_t)pid, how, code, connected);
+    } else if (how == TIDE_EXIT_SIGNALED) {
         if (mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: %s (pid %u) on host %s was killed by signal %d (%s)\n", who, pid,
                     host, code, strsignal(code));
@@ -131,6 +141,8 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
                     "mpiexec: %s (pid %u) on host %s exited without calling MPI_Finalize\n", who,
                     pid, host);
         mpiexec_end_job(END_NO_FINALIZE, 1);
+    } else if (!failed && how == TIDE_EXIT_NORMAL) {
+        recovery_rank_ended_cleanly();
     }
     if (jobid == 0 && rank == 0)
         stdin_stop();
@@ -181,8 +193,15 @@ static void on_notice(const struct tide_ctl_msg *m)
 
 /* ---- fences ---- */
 
+struct fence_part {
+    char *nspace;
+    uint32_t rank; /* or TIDE_RANK_WILDCARD */
+};
+
 struct mfence {
     char *sig;
+    struct fence_part *parts; /* the participants */
+    uint32_t nparts;
     bool *expected;   /* per node */
     bool *contributed;
     bool *sender;     /* per node: its daemon sent us a part (and gets the release) */
@@ -194,6 +213,7 @@ struct mfence {
 };
 
 static struct mfence *fences;
+static void fence_keep_parts(struct mfence *f, const struct tide_ctl_msg *m);
 
 static void fence_append(struct mfence *f, const void *data, size_t n)
 {
@@ -237,6 +257,9 @@ static void fence_complete(struct mfence *f)
         if (f->sender[n])
             fence_send_release(f->sig, n, f->status, f->data, f->len);
     free(f->sig);
+    for (uint32_t i = 0; i < f->nparts; i++)
+        free(f->parts[i].nspace);
+    free(f->parts);
     free(f->expected);
     free(f->contributed);
     free(f->sender);
@@ -325,22 +348,79 @@ static void on_fence(struct mdaemon *d, struct tide_ctl_msg *m)
     }
     fence_append(f, data, n);
     TIDE_DEBUG(3, "fence %s: %d of %d daemons", f->sig, f->ncontributed, f->nexpected);
+    if (!f->parts)
+        fence_keep_parts(f, m);
     if (f->ncontributed >= f->nexpected)
         fence_complete(f);
+    else if (mx.nfailed > 0)
+        fences_ranks_failed();
 }
 
-/* A daemon that went away can no longer contribute: fail its fences. */
-static void fences_node_lost(int node)
+/* A daemon that went away can no longer contribute: fail its fences (in
+ * recovery mode its ranks failed, and the fence goes on without them, as
+ * libpmix's own does when a participant of one node dies). */
+static void fences_node_lost(int node, bool recovering)
 {
     for (struct mfence *f = fences, *next; f; f = next) {
         next = f->next;
         if (f->expected[node] && !f->contributed[node]) {
-            f->status = -1;
+            if (!recovering)
+                f->status = -1;
             f->expected[node] = false;
             f->nexpected--;
             if (f->ncontributed >= f->nexpected)
                 fence_complete(f);
         }
+    }
+}
+
+/* Recovery mode: does node still owe fence f a part, that is, does it
+ * hold a participant that has not failed (and is its daemon up)? */
+static bool fence_node_owes(const struct mfence *f, int node)
+{
+    if (mx.daemons[node].gone)
+        return false;
+    for (uint32_t i = 0; i < f->nparts; i++) {
+        struct mjob *job = mjob_find_nspace(f->parts[i].nspace);
+        if (!job)
+            continue;
+        for (int k = 0; k < job->desc.nprocs; k++)
+            if ((f->parts[i].rank == TIDE_RANK_WILDCARD || f->parts[i].rank == (uint32_t)k) &&
+                job->desc.rank_node[k] == node && !job->ranks[k].failed)
+                return true;
+    }
+    return false;
+}
+
+/* Recovery mode: remember who takes part in f, so the nodes whose
+ * participants all failed can be let off (fences_ranks_failed). */
+static void fence_keep_parts(struct mfence *f, const struct tide_ctl_msg *m)
+{
+    f->parts = calloc(m->nprocs ? m->nprocs : 1, sizeof *f->parts);
+    if (!f->parts)
+        return;
+    for (uint32_t i = 0; i < m->nprocs; i++) {
+        f->parts[f->nparts].nspace = strdup(m->procs[i].nspace ? m->procs[i].nspace : "");
+        f->parts[f->nparts].rank = m->procs[i].rank;
+        if (f->parts[f->nparts].nspace)
+            f->nparts++;
+    }
+}
+
+void fences_ranks_failed(void)
+{
+    for (struct mfence *f = fences, *next; f; f = next) {
+        next = f->next;
+        if (!f->parts)
+            continue;
+        for (int n = 0; n < mx.nnodes; n++)
+            if (f->expected[n] && !f->contributed[n] && !fence_node_owes(f, n)) {
+                TIDE_DEBUG(2, "fence %s goes on without node %d (its participants failed)", f->sig, n);
+                f->expected[n] = false;
+                f->nexpected--;
+            }
+        if (f->ncontributed >= f->nexpected)
+            fence_complete(f);
     }
 }
 
@@ -489,19 +569,25 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
     tide_ctl_msg_clear(&m);
 }
 
-/* Node n is lost: its ranks can no longer report, count them as ended. */
-static bool node_lost(struct mdaemon *n)
+/* Node n is lost: its ranks can no longer report, count them as ended
+ * (in recovery mode, as failed). */
+static bool node_lost(struct mdaemon *n, bool recovering)
 {
     n->gone = true;
     names_daemon_lost(n);
-    fences_node_lost(n->node);
+    fences_node_lost(n->node, recovering);
     bool lost_ranks = false;
     for (struct mjob *j = mx.jobs; j; j = j->next)
         for (int k = 0; k < j->desc.nprocs; k++)
             if (j->desc.rank_node[k] == n->node && !j->ranks[k].exited) {
                 j->ranks[k].exited = true;
-                j->nexited++;
                 lost_ranks = true;
+                if (recovering) {
+                    j->ranks[k].failed = true;
+                    count_exit(j);
+                } else {
+                    j->nexited++;
+                }
             }
     return lost_ranks;
 }
@@ -510,14 +596,23 @@ void daemon_lost(struct mdaemon *d, const char *why)
 {
     if (d->gone)
         return;
-    bool lost_ranks = node_lost(d);
+    bool recovering = recovery_node_loss_goes_on(d);
+    bool lost_ranks = node_lost(d, recovering);
     /* the daemons below it in the tree went with its link */
     for (int n = 0; n < mx.nnodes; n++) {
         struct mdaemon *m = &mx.daemons[n];
         if (m != d && !m->gone && tide_ctltree_in_subtree(&mx.tree, d->node, n))
-            lost_ranks |= node_lost(m);
+            lost_ranks |= node_lost(m, recovering);
     }
-    if (lost_ranks || !mx.shutting_down) {
+    if (recovering) {
+        /* recovery mode: the ranks that were there count as failed, the
+         * others are told, the run goes on with the remaining nodes */
+        recovery_nodes_lost(d, why);
+        for (struct mjob *j = mx.jobs, *next; j; j = next) {
+            next = j->next;
+            jobs_release_if_done(j);
+        }
+    } else if (lost_ranks || !mx.shutting_down) {
         if (!mx.shutting_down && mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: lost contact with tided on node %d (%s): %s\n", d->node,
                     d->host, why);

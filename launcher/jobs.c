@@ -338,6 +338,7 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
     }
     d->params = calloc(1, sizeof(char *));
     tide_config_export(&d->params);
+    job_set_recovery(job, tide_config_int("enable_recovery") != 0);
     d->cpus_per_rank = spec.cpus_per_rank;
     if (mx.opts.report_bindings || tide_config_int("report_bindings"))
         d->flags |= TIDE_JOB_REPORT_BINDINGS;
@@ -351,6 +352,19 @@ fail:
     tide_job_free(&job->desc);
     free(job);
     return -1;
+}
+
+void job_set_recovery(struct mjob *job, bool on)
+{
+    struct tide_job *d = &job->desc;
+    if (on)
+        d->flags |= TIDE_JOB_RECOVERY;
+    else
+        d->flags &= ~(uint32_t)TIDE_JOB_RECOVERY;
+    /* the ranks read their own job's mode from TIDE_ENABLE_RECOVERY (a
+     * spawned job's may differ from mpiexec's) */
+    if (on || tide_config_int("enable_recovery"))
+        tide_env_set(&d->params, "TIDE_ENABLE_RECOVERY", on ? "1" : "0");
 }
 
 void job_discard(struct mjob *job)

@@ -36,6 +36,8 @@ struct mrank {
     bool exited;
     int how, code;
     bool connected, finalized;
+    bool failed;    /* recovery mode: it failed and the job went on */
+    bool announced; /* recovery mode: its failure event went to the daemons */
 };
 
 struct mjob {
@@ -88,6 +90,12 @@ struct mpiexec {
     struct event *timeout_ev, *stdin_ev, *failsafe_ev;
     struct event *sig_int, *sig_term, *sig_hup, *sig_chld, *sig_usr1, *sig_usr2;
     bool stdin_done;
+    /* recovery mode (recovery.c) */
+    char **failed_names;  /* "rank 3", "rank 1 of spawned job 2": the job went on after each */
+    int nfailed;
+    int clean_ends;       /* ranks that ended without failing */
+    int first_failure_status;
+    bool summary_done;
 };
 
 extern struct mpiexec mx;
@@ -137,6 +145,9 @@ void hub_on_message(struct tide_channel *ch, uint16_t type, struct tide_rbuf *r,
 void hub_on_close(struct tide_channel *ch, const char *why, void *arg);
 struct mjob *mjob_find_nspace(const char *nspace);
 struct mjob *mjob_find(uint32_t jobid);
+/* Recovery mode: pending fences stop waiting for nodes whose
+ * participants have all failed. */
+void fences_ranks_failed(void);
 
 /* jobs.c */
 struct job_app_spec {
@@ -159,6 +170,9 @@ int job_node_of_host(const char *host);
 /* "core", "socket", ... -> enum tide_bind_policy; -1 if unknown. */
 int job_bind_policy(const char *name, int *policy);
 int job_build_primary(struct mjob **out, char *err, size_t errlen);
+/* Recovery mode for this job (TIDE_JOB_RECOVERY, and TIDE_ENABLE_RECOVERY
+ * in its ranks' environment): a rank's failure does not end the run. */
+void job_set_recovery(struct mjob *job, bool on);
 /* Drop a job that was built but not launched (its slots are freed). */
 void job_discard(struct mjob *job);
 int job_resolve_exe(const char *name, const char *wdir, const char *search, char *out, size_t outlen,
@@ -186,6 +200,26 @@ void names_wake_waiters(void);
 /* Requests to the name service still out: true if so, and fn runs once
  * they are answered (or after a few seconds); false if there are none. */
 bool names_drain_then(void (*fn)(void));
+
+/* recovery.c: recovery mode, where a rank's failure does not end the run */
+/* Does the failure of a rank of job leave the run going? (a recovery
+ * job, and the run is not already being ended) */
+bool recovery_goes_on(const struct mjob *job);
+/* A rank of a recovery job ended abnormally: says so on stderr, records
+ * it for the summary and tells every daemon (a PMIx event to every rank). */
+void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code, bool connected);
+/* A rank that ended cleanly (it counts for the exit status). */
+void recovery_rank_ended_cleanly(void);
+/* Does the loss of daemon d (and its subtree) leave the run going? */
+bool recovery_node_loss_goes_on(const struct mdaemon *d);
+/* Daemon d and its subtree are lost (their ranks marked failed, not yet
+ * announced): one line on stderr, and an event per rank to the others. */
+void recovery_nodes_lost(const struct mdaemon *d, const char *why);
+/* Once, at the end: the line naming the ranks that failed (if any), and
+ * the exit status when no rank ended cleanly. */
+void recovery_summary(void);
+/* A rank's name in messages: "rank 3" or "rank 3 of spawned job 2". */
+void recovery_rank_name(const struct mjob *job, int rank, char *out, size_t len);
 
 /* output.c */
 void output_write(struct mjob *job, int rank, int stream, const void *data, size_t len);

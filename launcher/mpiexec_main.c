@@ -46,6 +46,7 @@ void mpiexec_finish(void)
     /* clean-up requests to the name service go out first */
     if (names_drain_then(mpiexec_finish))
         return;
+    recovery_summary();
     if (mx.session_dir[0])
         tide_rmtree(mx.session_dir);
     TIDE_DEBUG(1, "exit status %d", mx.exit_status);
@@ -90,6 +91,7 @@ void mpiexec_check_done(void)
     if (mx.shutting_down || !jobs_all_done())
         return;
     mx.shutting_down = true;
+    recovery_summary();
     TIDE_DEBUG(1, "every rank has ended: shutting the daemons down");
     if (mx.timeout_ev)
         evtimer_del(mx.timeout_ev);
@@ -303,6 +305,8 @@ int main(int argc, char **argv)
         tide_config_set("oversubscribe", "1", TIDE_SRC_CMDLINE);
     else if (mx.opts.oversubscribe == 0)
         tide_config_set("oversubscribe", "0", TIDE_SRC_CMDLINE);
+    if (mx.opts.recovery >= 0)
+        tide_config_set("enable_recovery", mx.opts.recovery ? "1" : "0", TIDE_SRC_CMDLINE);
     if (mx.opts.nameserver)
         tide_config_set("nameserver", mx.opts.nameserver, TIDE_SRC_CMDLINE);
     tide_log_init("mpiexec", (int)tide_config_int("verbose"));

@@ -104,6 +104,10 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
                 }
             }
     }
+    /* the enable_recovery info key: this job's mode, else mpiexec's */
+    int recovery = status == 0 ? spawn_recovery_choose(&req, err, sizeof err) : -1;
+    if (recovery == -2)
+        status = -1;
     struct mjob *job = NULL;
     if (status == 0) {
         struct job_parent parent = {req.parent_nspace, req.parent_rank};
@@ -113,6 +117,8 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
             job_discard(job);
             job = NULL;
             status = -1;
+        } else if (recovery >= 0) {
+            job_set_recovery(job, recovery == 1);
         }
     }
     spawn_request_free(&req);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int spawn_request_decode(struct tide_rbuf *r, struct spawn_request *req, char *err, size_t errlen)
 {
@@ -25,7 +26,8 @@ int spawn_request_decode(struct tide_rbuf *r, struct spawn_request *req, char *e
     req->specs = calloc(napps, sizeof *req->specs);
     req->hosts = calloc(napps, sizeof *req->hosts);
     req->softs = calloc(napps, sizeof *req->softs);
-    if (!req->specs || !req->hosts || !req->softs) {
+    req->recoveries = calloc(napps, sizeof *req->recoveries);
+    if (!req->specs || !req->hosts || !req->softs || !req->recoveries) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -40,6 +42,7 @@ int spawn_request_decode(struct tide_rbuf *r, struct spawn_request *req, char *e
         req->hosts[a] = tide_wire_get_str(r);
         s->path = tide_wire_get_str(r);
         req->softs[a] = tide_wire_get_str(r);
+        req->recoveries[a] = tide_wire_get_str(r);
         if (!tide_wire_ok(r) || !s->exe || !s->argv || !s->env || s->np <= 0 ||
             s->np > TIDE_JOB_MAX_PROCS) {
             snprintf(err, errlen, "malformed spawn request");
@@ -68,10 +71,13 @@ void spawn_request_free(struct spawn_request *req)
             free(req->hosts[a]);
         if (req->softs)
             free(req->softs[a]);
+        if (req->recoveries)
+            free(req->recoveries[a]);
     }
     free(req->specs);
     free(req->hosts);
     free(req->softs);
+    free(req->recoveries);
     free(req->parent_nspace);
     memset(req, 0, sizeof *req);
 }
@@ -131,4 +137,29 @@ int spawn_soft_choose(const char *spec, int limit)
         p++;
     }
     return best;
+}
+
+int spawn_recovery_choose(const struct spawn_request *req, char *err, size_t errlen)
+{
+    int choice = -1;
+    for (uint32_t a = 0; a < req->napps; a++) {
+        const char *v = req->recoveries ? req->recoveries[a] : NULL;
+        if (!v)
+            continue;
+        int on;
+        if (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0)
+            on = 1;
+        else if (strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0)
+            on = 0;
+        else {
+            snprintf(err, errlen, "spawn: invalid 'enable_recovery' value '%s' (true or false)", v);
+            return -2;
+        }
+        if (choice >= 0 && on != choice) {
+            snprintf(err, errlen, "spawn: the commands' 'enable_recovery' values disagree (one job, one mode)");
+            return -2;
+        }
+        choice = on;
+    }
+    return choice;
 }

@@ -20,6 +20,7 @@ struct spawn_request {
     struct job_app_spec *specs; /* napps; exe, argv, env, wdir, path are heap copies */
     char **hosts;               /* napps: the "host" info value (NULL: none) */
     char **softs;               /* napps: the "soft" info value (NULL: none) */
+    char **recoveries;          /* napps: the "enable_recovery" info value (NULL: none) */
     int total;                  /* processes asked for, summed over the apps */
 };
 
@@ -32,5 +33,11 @@ void spawn_request_free(struct spawn_request *req);
 /* The largest count in a soft specification ("a:b:c,d,e:f": ranges with
  * optional strides) that is at most limit; -1 if none or malformed. */
 int spawn_soft_choose(const char *spec, int limit);
+
+/* The spawned job's recovery mode from the apps' "enable_recovery" values:
+ * 1 or 0 when some app gives "true" or "false" (all that give one must
+ * agree), -1 when none does (mpiexec's setting then), -2 with a message
+ * in err when a value is not true/false or two disagree. */
+int spawn_recovery_choose(const struct spawn_request *req, char *err, size_t errlen);
 
 #endif

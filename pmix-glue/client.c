@@ -317,7 +317,7 @@ int tide_pmix_spawn(const struct tide_spawn_app *a, int napps, char *nspace, siz
         if (a[i].wdir)
             apps[i].cwd = strdup(a[i].wdir);
         apps[i].maxprocs = a[i].maxprocs;
-        size_t ninfo = (a[i].host != NULL) + (a[i].path != NULL) + (a[i].soft != NULL);
+        size_t ninfo = (a[i].host != NULL) + (a[i].path != NULL) + (a[i].soft != NULL) + (a[i].recovery != NULL);
         if (ninfo) {
             PMIX_INFO_CREATE(apps[i].info, ninfo);
             apps[i].ninfo = ninfo;
@@ -328,6 +328,8 @@ int tide_pmix_spawn(const struct tide_spawn_app *a, int napps, char *nspace, siz
                 PMIX_INFO_LOAD(&apps[i].info[k++], "tide.path", a[i].path, PMIX_STRING);
             if (a[i].soft)
                 PMIX_INFO_LOAD(&apps[i].info[k++], "tide.soft", a[i].soft, PMIX_STRING);
+            if (a[i].recovery)
+                PMIX_INFO_LOAD(&apps[i].info[k++], "tide.recovery", a[i].recovery, PMIX_STRING);
         }
     }
     pmix_nspace_t ns;

@@ -66,6 +66,7 @@ struct tide_spawn_app {
     char **env;       /* NAME=VALUE for the children */
     int maxprocs;
     const char *wdir, *host, *path, *soft;
+    const char *recovery; /* the enable_recovery info key ("true"/"false"), NULL: not given */
 };
 /* PMIx_Spawn; on success nspace gets the new job's namespace. Returns 0,
  * TIDE_PMIX_SPAWN_UNSUPPORTED when the server does not start processes

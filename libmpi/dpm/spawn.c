@@ -6,7 +6,9 @@
  * back to the root with that token (bridge.c), so parents and children
  * build their intercommunicator exactly as connect/accept does.
  * Reserved info keys: host, wdir, path, soft, file (a file of further
- * "key value" lines), arch (accepted, this machine's architecture only).
+ * "key value" lines), arch (accepted, this machine's architecture only),
+ * enable_recovery ("true"/"false": the children's job in recovery mode or
+ * not, whatever mpiexec's default; docs/FAULTS.md).
  */
 #include "runtime/api.h"
 #include "argv.h"
@@ -42,7 +44,7 @@ void tide_dpm_clear_parent(struct tide_comm *c)
 }
 
 struct app_keys {
-    char *host, *wdir, *path, *soft;
+    char *host, *wdir, *path, *soft, *recovery;
 };
 
 static void keys_free(struct app_keys *k)
@@ -51,6 +53,7 @@ static void keys_free(struct app_keys *k)
     free(k->wdir);
     free(k->path);
     free(k->soft);
+    free(k->recovery);
 }
 
 static void set_key(struct app_keys *k, const char *key, const char *val)
@@ -59,6 +62,7 @@ static void set_key(struct app_keys *k, const char *key, const char *val)
                   : strcmp(key, "wdir") == 0 ? &k->wdir
                   : strcmp(key, "path") == 0 ? &k->path
                   : strcmp(key, "soft") == 0 ? &k->soft
+                  : strcmp(key, "enable_recovery") == 0 ? &k->recovery
                                              : NULL;
     if (slot) {
         free(*slot);
@@ -114,8 +118,8 @@ static int read_keys(MPI_Info info, struct app_keys *k, const char *fn)
         }
         set_key(k, "host", list);
     }
-    static const char *const names[] = {"host", "wdir", "path", "soft"};
-    for (size_t n = 0; n < 4; n++) {
+    static const char *const names[] = {"host", "wdir", "path", "soft", "enable_recovery"};
+    for (size_t n = 0; n < 5; n++) {
         const char *v = tide_info_lookup(i, names[n]);
         if (v)
             set_key(k, names[n], v);
@@ -276,6 +280,7 @@ static int root_spawn(int count, char *cmds[], char **argvs[], const int maxproc
         apps[i].host = keys[i].host;
         apps[i].path = keys[i].path;
         apps[i].soft = keys[i].soft;
+        apps[i].recovery = keys[i].recovery;
         made = i + 1;
     }
     int total = 0;

@@ -22,6 +22,7 @@
 #include "comm/comm.h"
 #include "comm/comm_fault.h"
 #include "coll/coll_notice.h"
+#include "ft/ft.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -616,7 +617,7 @@ int tide_recv_start(struct tide_request *r)
         tide_request_complete(r);
         return MPI_SUCCESS;
     }
-    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(r)) {
+    if (__builtin_expect(tide_comm_faults, 0) && (revoked_coll(r) || tide_ft_refuse_op(r))) {
         tide_request_complete(r);
         return MPI_SUCCESS;
     }
@@ -814,7 +815,7 @@ int tide_send_start(struct tide_request *s)
         tide_request_complete(s);
         return MPI_SUCCESS;
     }
-    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(s)) {
+    if (__builtin_expect(tide_comm_faults, 0) && (revoked_coll(s) || tide_ft_refuse_op(s))) {
         tide_request_complete(s);
         return MPI_SUCCESS;
     }
@@ -852,8 +853,8 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
     struct tide_proc *p = comm->peers[dest];
     if (p == tide.me || p->pend_head)
         return NULL;
-    /* a revoked collective context: the request path gives the error */
-    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_is_coll(ctx) && tide_ctx_revoked_tag(ctx, tag))
+    /* a revoked context, a failed process: the request path gives the error */
+    if (__builtin_expect(tide_comm_faults != 0, 0))
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
@@ -910,9 +911,11 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
 {
     /* a collective's error notice, or a message for a revoked collective
      * context (nobody will receive it): coll/coll_notice.c takes it */
-    if (__builtin_expect(h->tag < 0 || tide_comm_faults, 0) && tide_ctx_is_coll(h->ctx) &&
-        tide_coll_arrival(from, h->ctx, h->src, h->tag, payload, plen))
-        return;
+    if (__builtin_expect(h->tag < 0 || tide_comm_faults, 0)) {
+        if (tide_ctx_is_coll(h->ctx) ? tide_coll_arrival(from, h->ctx, h->src, h->tag, payload, plen)
+                                     : tide_ctx_revoked(h->ctx))
+            return; /* taken here, or for a revoked communicator (MPIX_Comm_revoke) */
+    }
     struct tide_matchq *q = tide_matchq_get(h->ctx);
     if (!q)
         return;
@@ -1153,6 +1156,30 @@ int tide_protocol_progress(void)
         }
     }
     return n;
+}
+
+void tide_protocol_drop_peer(struct tide_proc *proc, int err)
+{
+    while (proc->pend_head) {
+        struct tide_pending *p = proc->pend_head;
+        proc->pend_head = p->next;
+        if (p->req && !p->req->complete) {
+            p->req->error = err;
+            p->req->status.MPI_ERROR = err;
+            tide_request_complete(p->req);
+        }
+        p->next = pend_free;
+        pend_free = p;
+    }
+    proc->pend_tail = NULL;
+    if (proc->on_pend_list) {
+        for (struct tide_proc **pp = &pend_list; *pp; pp = &(*pp)->pend_next)
+            if (*pp == proc) {
+                *pp = proc->pend_next;
+                break;
+            }
+        proc->on_pend_list = false;
+    }
 }
 
 int tide_protocol_init(void)

@@ -245,6 +245,7 @@ static void spawn(void)
     tide_wire_put_str(&w, "localhost");
     tide_wire_put_str(&w, "/opt/bin:/usr/bin");
     tide_wire_put_str(&w, "1:4,8");
+    tide_wire_put_str(&w, "true");
     tide_wire_put_str(&w, "/bin/true");
     tide_wire_put_strv(&w, argv);
     tide_wire_put_strv(&w, noenv);
@@ -253,6 +254,7 @@ static void spawn(void)
     tide_wire_put_str(&w, NULL);
     tide_wire_put_str(&w, NULL);
     tide_wire_put_str(&w, "0:16:2");
+    tide_wire_put_str(&w, NULL);
     struct tide_wbuf w2 = w;
     w2.data = malloc(w.len);
     memcpy(w2.data, w.data, w.len);
@@ -269,6 +271,7 @@ static void spawn(void)
     tide_wire_put_strv(&w, noenv);
     tide_wire_put_str(&w, NULL);
     tide_wire_put_u32(&w, 1);
+    tide_wire_put_str(&w, NULL);
     tide_wire_put_str(&w, NULL);
     tide_wire_put_str(&w, NULL);
     tide_wire_put_str(&w, NULL);

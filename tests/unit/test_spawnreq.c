@@ -59,6 +59,7 @@ static void put_app(struct tide_wbuf *w, const char *exe, uint32_t np, const cha
     tide_wire_put_str(w, NULL);
     tide_wire_put_str(w, NULL);
     tide_wire_put_str(w, soft);
+    tide_wire_put_str(w, NULL); /* enable_recovery */
 }
 
 static void test_decode(void **state)
