@@ -319,6 +319,7 @@ void tide_ft_init(void)
 
 void tide_ft_finalize(void)
 {
+    tide_ft_watch_stop();
     pthread_mutex_lock(&report_lock);
     while (reports) {
         struct report *r = reports;

@@ -68,6 +68,10 @@ struct tide_ft_comm *tide_ft_comm_of(struct tide_comm *c);
 void tide_ft_comm_free(struct tide_comm *c);
 /* The error of an operation that involves failed process p of c. */
 int tide_ft_failed_error(const char *fn, struct tide_comm *c, const struct tide_proc *p);
+/* Watch p, a process of another universe, for its death (watch.c):
+ * those on this host through a pidfd; nothing for the others. */
+void tide_ft_watch(struct tide_proc *p);
+void tide_ft_watch_stop(void);
 /* Start: register for the runtime's failure events. */
 void tide_ft_init(void);
 void tide_ft_finalize(void);
