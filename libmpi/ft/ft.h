@@ -89,6 +89,11 @@ static inline bool tide_ft_interrupted(const struct tide_request *r);
 /* A blocking wildcard receive interrupted: unposted and completed with
  * MPIX_ERR_PROC_FAILED. */
 void tide_ft_end_interrupted(struct tide_request *r);
+/* A probe of source on c that can never match: c revoked, source
+ * failed, or MPI_ANY_SOURCE with a failure not acknowledged; then its
+ * error. */
+bool tide_ft_probe_fails(struct tide_comm *c, int source);
+int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn);
 /* The error MPI_Wait/MPI_Test give an interrupted request. */
 int tide_ft_pending_error(struct tide_request *r);
 
