@@ -16,6 +16,7 @@
 #include "ft/ft.h"
 #include "mpi-ext.h"
 #include "runtime/proc.h"
+#include "pt2pt/sender_check.h"
 
 #include <stdio.h>
 
@@ -24,7 +25,7 @@
 
 #define NOTICE_MAGIC 0x54434e31u /* "TCN1" */
 
-enum { NOTICE_REFUSED = 1, NOTICE_REVOKE = 2 };
+enum { NOTICE_REFUSED = 1, NOTICE_REVOKE = 2, NOTICE_DEPART = 3 };
 
 /* What a notice carries (both ends are this library). */
 struct notice {
@@ -287,6 +288,16 @@ static void notice_fault(struct tide_comm *c, struct tide_proc *from, const stru
     tide_ft_proc_failed(p);
 }
 
+void tide_coll_notice_depart(struct tide_comm *c)
+{
+    if (!c->is_inter)
+        return;
+    struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_DEPART, .rank = c->rank, .remote = 1};
+    for (int i = 0; i < c->remote_size; i++)
+        if (tide_sender_is_foreign(c->peers[i]))
+            send_notice(c, i, &n);
+}
+
 void tide_coll_revoke_all(struct tide_comm *c, int cls, int rank, bool remote, bool tell)
 {
     if (tide_ctx_revoked(c->context_id + 1)) {
@@ -325,6 +336,11 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
     memcpy(&n, payload, sizeof n);
     if (n.magic != NOTICE_MAGIC)
         return true;
+    if (n.kind == NOTICE_DEPART) {
+        /* it has left our communicators cleanly: its end is no failure */
+        from->departed = true;
+        return true;
+    }
     n.fn[sizeof n.fn - 1] = '\0';
     struct tide_fault_call rec = {.call = n.call, .seq = n.seq, .lseq = n.lseq, .rank = n.rank, .cls = n.cls,
                                   .remote = n.remote != 0};

@@ -75,6 +75,11 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
  * (which names that rank, so the failure spreads). */
 void tide_coll_revoke_all(struct tide_comm *c, int cls, int rank, bool remote, bool tell);
 
+/* This process leaves intercommunicator c cleanly (MPI_Comm_disconnect):
+ * its members of another universe are told, so that its end is not
+ * taken for a failure there (ft/ft.h). */
+void tide_coll_notice_depart(struct tide_comm *c);
+
 /* The error of an operation on the revoked collective context ctx. */
 int tide_coll_revoked_error(uint32_t ctx);
 

@@ -113,7 +113,8 @@ static bool blob_here(void *arg)
         w->u = from_only(q, w->tag, w->only);
     else
         w->u = tide_match_find_unexpected(q, MPI_ANY_SOURCE, w->tag, false);
-    return w->u || (w->deadline > 0 && now() > w->deadline);
+    /* the process we talk to failed (ft/ft.h): nothing more will come */
+    return w->u || (w->deadline > 0 && now() > w->deadline) || (w->only && w->only->failed);
 }
 
 /* Receive the next message with this tag on the DPM context, from only

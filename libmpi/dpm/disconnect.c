@@ -7,6 +7,7 @@
  * end without affecting the other.
  */
 #include "runtime/api.h"
+#include "coll/coll_notice.h"
 #include "comm/comm.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
@@ -56,6 +57,8 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     int rc = c->is_inter ? inter_barrier(c) : tide_exchange_barrier(c);
     if (rc)
         return tide_raise_comm(c, rc);
+    /* the other side may see this process end from now on: not a failure */
+    tide_coll_notice_depart(c);
     tide_dpm_clear_parent(c);
     if (c->is_inter) {
         /* both groups, in the same order on both sides */

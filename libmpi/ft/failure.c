@@ -17,6 +17,7 @@
 #include "pt2pt/protocol.h"
 #include "pt2pt/request.h"
 #include "runtime/proc.h"
+#include "transport/transport.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -75,6 +76,9 @@ static int take_reports(void)
         fifo = list;
         list = next;
     }
+    /* what the reported processes sent before they ended is read first:
+     * a notice that one of them left cleanly may be among it */
+    tide_transports_progress();
     int n = 0;
     while (fifo) {
         struct report *r = fifo;
@@ -214,7 +218,7 @@ static void end_requests(struct tide_proc *p)
 
 void tide_ft_proc_failed(struct tide_proc *p)
 {
-    if (p->failed || p == tide.me)
+    if (p->failed || p == tide.me || p->departed)
         return;
     if (nfailed == capfailed) {
         int ncap = capfailed ? capfailed * 2 : 16;

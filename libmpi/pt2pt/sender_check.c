@@ -202,7 +202,8 @@ void tide_sender_comm_installed(struct tide_comm *c)
     for (int i = 0; i < n; i++)
         if (c->peers[i]->universe == TIDE_UNIV_OTHER) {
             replay(c->peers[i]);
-            tide_ft_watch(c->peers[i]); /* our runtime would not tell us of its death */
+            c->peers[i]->departed = false; /* connected (again) */
+            tide_ft_watch(c->peers[i]);    /* our runtime would not tell us of its death */
         }
 }
 

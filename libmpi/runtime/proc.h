@@ -21,6 +21,8 @@ struct tide_proc {
     bool local;                   /* on this node (shared memory possible) */
     bool locality_known;
     bool failed;                  /* its death was reported (ft/failure.c) */
+    bool departed;                /* of another universe: it left our communicators cleanly
+                                     (MPI_Comm_disconnect), so its end is no failure */
     struct tide_transport *tx;    /* transport chosen to reach it (NULL: not yet) */
     void *tx_state;               /* the shm transport's state for it */
     void *tcp_state;              /* the TCP transport's state for it */
