@@ -83,6 +83,16 @@ if rec_build recovery_kill; then
     tcheck rec.sim-nodes.cleanup rec_no_leftovers
 fi
 
+# what still ends a job in recovery mode: MPI_Abort, --timeout; and a run
+# in which no rank outlived the failures does not report success
+tcase rec.abort -t 60 -rc 5 -err "rank 1 on host .*MPI_Abort\(MPI_COMM_WORLD, 5\)" -noout "recovery mode" -- \
+    $RMPIEXEC --enable-recovery -n 3 $TB/rt_behave abort 1 5
+tcase rec.timeout -t 60 -rc 124 -err "timed out after 2 seconds" -- \
+    $RMPIEXEC --enable-recovery --timeout 2 -n 3 $TB/rt_behave hang
+tcase rec.all-failed -t 60 -rc 3 -err "2 ranks failed and the job went on \(recovery mode\): rank [01], rank [01]$" -- \
+    $RMPIEXEC --enable-recovery -n 2 sh -c 'exit 3'
+tcheck rec.ends.cleanup rec_no_leftovers
+
 if rec_build recovery_spawn; then
     # children spawned in recovery mode by a parent that is not: the parent
     # and the other children hear of child 1
@@ -94,6 +104,9 @@ if rec_build recovery_spawn; then
     # the other way: mpiexec in recovery mode, the spawned job not
     tcase rec.spawn.not -t 90 -rc 137 -err "rank 1 of spawned job 1 \(pid [0-9]+\) on host .* was killed by signal 9 \(Killed\)$" \
         -noout "recovery_spawn: ok|the job goes on" -- $RMPIEXEC --enable-recovery -n 1 "$REC_BIN/recovery_spawn" false
+    # a value that is not true or false: the spawn is refused, saying why
+    tcase rec.spawn.bad-value -t 60 -rc any -err "invalid 'enable_recovery' value 'maybe'" -noout "recovery_spawn: ok" -- \
+        $RMPIEXEC -n 1 "$REC_BIN/recovery_spawn" maybe
     tcheck rec.spawn.cleanup rec_no_leftovers
 fi
 
