@@ -289,7 +289,9 @@ static void failure_event(size_t evhdlr_registration_id, pmix_status_t status,
 int tide_pmix_on_failure(tide_pmix_failure_fn fn)
 {
     failure_fn = fn;
-    pmix_status_t codes[] = {PMIX_ERR_PROC_ABORTED, PMIX_EVENT_PROC_TERMINATED};
+    /* the runtime's word for a failed process (recovery mode:
+     * docs/FAULTS.md), and the standard codes a PMIx server may raise */
+    pmix_status_t codes[] = {PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_ERR_PROC_ABORTED};
     PMIx_Register_event_handler(codes, 2, NULL, 0, failure_event, NULL, NULL);
     return 0;
 }

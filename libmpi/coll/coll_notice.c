@@ -12,6 +12,12 @@
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
+#include "comm/group.h"
+#include "ft/ft.h"
+#include "mpi-ext.h"
+#include "runtime/proc.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +48,8 @@ static void notice_sent(struct tide_request *r)
  * goes out by itself (nobody waits for it). */
 static void send_notice(struct tide_comm *comm, int peer, const struct notice *n)
 {
+    if (comm->peers[peer]->failed)
+        return; /* it would wait behind a process that is gone */
     struct notice *copy = malloc(sizeof *copy);
     if (!copy)
         return;
@@ -111,32 +119,38 @@ static void revoke_ctx(uint32_t ctx, const struct tide_fault_call *cause, uint32
     tide_requests_abort_ctx(ctx, revoked_tag_cb, revoked_error_cb, f);
 }
 
+/* Tell every other member of c that its collectives are revoked by
+ * cause (which names a rank as this process sees it). */
+static void send_revoke(struct tide_comm *c, const struct tide_fault_call *cause)
+{
+    struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_REVOKE, .call = cause->call,
+                       .seq = cause->seq, .lseq = cause->lseq, .rank = cause->rank, .cls = cause->cls};
+    memcpy(n.fn, cause->fn, sizeof n.fn);
+    /* the notice says who failed as the receivers see it: the cause's
+     * group is the remote one for the other group of an
+     * intercommunicator exactly when it is this rank's own */
+    if (!c->is_inter) {
+        send_all(c, &n);
+        return;
+    }
+    n.remote = !cause->remote;
+    for (int i = 0; i < c->remote_size; i++)
+        send_notice(c, i, &n);
+    struct tide_comm *l = c->local_comm;
+    n.remote = cause->remote;
+    for (int i = 0; l && i < l->size; i++)
+        if (i != l->rank)
+            send_notice(l, i, &n);
+}
+
 /* Revoke c's collectives (and an intercommunicator's local
  * communicator's); tell the others if tell. */
 static void revoke_comm(struct tide_comm *c, const struct tide_fault_call *cause, bool tell)
 {
     if (tide_ctx_revoked(c->context_id + 1))
         return; /* from an earlier call already */
-    if (tell) {
-        struct notice n = {.magic = NOTICE_MAGIC, .kind = NOTICE_REVOKE, .call = cause->call,
-                           .seq = cause->seq, .lseq = cause->lseq, .rank = cause->rank, .cls = cause->cls};
-        memcpy(n.fn, cause->fn, sizeof n.fn);
-        /* the notice says who failed as the receivers see it: the cause's
-         * group is the remote one for the other group of an
-         * intercommunicator exactly when it is this rank's own */
-        if (!c->is_inter) {
-            send_all(c, &n);
-        } else {
-            n.remote = !cause->remote;
-            for (int i = 0; i < c->remote_size; i++)
-                send_notice(c, i, &n);
-            struct tide_comm *l = c->local_comm;
-            n.remote = cause->remote;
-            for (int i = 0; l && i < l->size; i++)
-                if (i != l->rank)
-                    send_notice(l, i, &n);
-        }
-    }
+    if (tell)
+        send_revoke(c, cause);
     revoke_ctx(c->context_id + 1, cause, cause->seq);
     if (c->is_inter && c->local_comm)
         revoke_ctx(c->local_comm->context_id + 1, cause, cause->lseq);
@@ -208,6 +222,11 @@ int tide_coll_doom_error(struct tide_comm *c, const char *fn)
     bool revoked;
     struct tide_fault_call *rec = find_call(c, k, &revoked);
     struct tide_comm_fault *f = revoked ? revocation_of(c, k) : NULL;
+    if (f && (f->cause.cls == MPIX_ERR_PROC_FAILED || f->cause.cls == MPIX_ERR_REVOKED)) {
+        struct tide_fault_call cause = f->cause;
+        snprintf(cause.fn, sizeof cause.fn, "%s", fn);
+        return tide_comm_fault_error(&cause, true);
+    }
     if (f) {
         return tide_err(MPI_ERR_OTHER, "%s: collective operations on the communicator are revoked (%s: rank %d "
                                        "of the %s failed its argument check (%s))",
@@ -249,10 +268,55 @@ int tide_coll_notice_send(struct tide_comm *c, int code, const char *fn)
     return code;
 }
 
+/* A revocation notice for a failure or a user's revocation: the failed
+ * process it names is failed here too (what one member learnt, all
+ * learn: members of another universe get no event from our runtime),
+ * and a revocation is taken and passed on. */
+static void notice_fault(struct tide_comm *c, struct tide_proc *from, const struct tide_fault_call *rec)
+{
+    if (rec->cls == MPIX_ERR_REVOKED) {
+        tide_ft_revoke_local(c, rec->rank, rec->remote);
+        return;
+    }
+    struct tide_group *g = rec->remote ? c->remote_group : (c->is_inter ? c->local_comm->group : c->group);
+    if (!g || rec->rank < 0 || rec->rank >= g->size)
+        return;
+    struct tide_proc *p = g->procs[rec->rank];
+    if (p == tide.me || p == from)
+        return; /* nobody can report this process's or its own death */
+    tide_ft_proc_failed(p);
+}
+
+void tide_coll_revoke_all(struct tide_comm *c, int cls, int rank, bool remote, bool tell)
+{
+    if (tide_ctx_revoked(c->context_id + 1)) {
+        /* revoked already (an earlier failure, a refused call): a user's
+         * revocation still goes to everyone */
+        struct tide_comm_fault *f = tide_comm_fault_find(c->context_id + 1);
+        if (!(tell && cls == MPIX_ERR_REVOKED && f && f->cause.cls != MPIX_ERR_REVOKED))
+            return;
+        f->cause.cls = MPIX_ERR_REVOKED;
+        f->cause.rank = rank;
+        f->cause.remote = remote;
+        send_revoke(c, &f->cause);
+        return;
+    }
+    /* every call in flight and every later one: half the spaces back */
+    struct tide_fault_call cause = {.call = c->coll_calls - 0x10000u, .seq = (c->coll_seq - 0x40000u) & 0xfffffu,
+                                    .lseq = c->is_inter && c->local_comm ? (c->local_comm->coll_seq - 0x40000u) & 0xfffffu
+                                                                         : 0,
+                                    .rank = rank, .cls = cls, .remote = remote};
+    snprintf(cause.fn, sizeof cause.fn, "%s", "collective operation");
+    revoke_comm(c, &cause, tell);
+}
+
 bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, const void *payload, size_t plen)
 {
-    (void)from;
     (void)src;
+    if (tag == TIDE_FT_AGREE_TAG) {
+        tide_ft_agree_arrival(from, ctx, payload, plen);
+        return true;
+    }
     if (tag != TIDE_COLL_NOTICE_TAG)
         return tide_ctx_revoked_tag(ctx, tag); /* nobody will receive it */
     struct notice n;
@@ -269,6 +333,10 @@ bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, c
     struct tide_comm *c = tide_comm_by_coll_ctx(ctx, &via_local);
     if (!c && tide_comm_fault_gone(ctx))
         return true; /* about a communicator freed here already */
+    if (n.kind == NOTICE_REVOKE && c && (n.cls == MPIX_ERR_PROC_FAILED || n.cls == MPIX_ERR_REVOKED)) {
+        notice_fault(c, from, &rec);
+        return true;
+    }
     if (n.kind == NOTICE_REVOKE) {
         if (c)
             revoke_comm(c, &rec, false);

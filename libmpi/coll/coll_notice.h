@@ -69,6 +69,12 @@ int tide_coll_notice_send(struct tide_comm *c, int code, const char *fn);
  * here (a notice; a message for a revoked context, dropped). */
 bool tide_coll_arrival(struct tide_proc *from, uint32_t ctx, int src, int tag, const void *payload, size_t plen);
 
+/* Revoke c's collectives, every call in flight and later, because rank
+ * (of the remote group if remote) failed (cls MPIX_ERR_PROC_FAILED) or
+ * revoked c (MPIX_ERR_REVOKED); tell: send every other member the notice
+ * (which names that rank, so the failure spreads). */
+void tide_coll_revoke_all(struct tide_comm *c, int cls, int rank, bool remote, bool tell);
+
 /* The error of an operation on the revoked collective context ctx. */
 int tide_coll_revoked_error(uint32_t ctx);
 

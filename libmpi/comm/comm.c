@@ -7,6 +7,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
 #include "comm/comm.h"
+#include "ft/ft.h"
 #include "comm/comm_fault.h"
 #include "comm/context.h"
 #include "comm/group.h"
@@ -89,6 +90,7 @@ void tide_comm_destroy(struct tide_comm *c)
         reuse = !tide_matchq_find(c->context_id) && !tide_matchq_find(c->context_id + 1);
     }
     tide_comm_fault_drop(c->context_id + 1);
+    tide_ft_comm_free(c);
     tide_topo_release(c->topo);
     tide_info_free_internal(&c->info);
     if (reuse)

@@ -43,6 +43,7 @@ struct tide_comm {
     bool coll_doom;                  /* the current call was refused by another rank */
     int info;                        /* MPI_Info hints given at creation (or NULL) */
     bool freed;                      /* MPI_Comm_free called; waits for pending ops */
+    struct tide_ft_comm *ft;         /* failures acknowledged, revocation, agreements (ft/ft.h) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

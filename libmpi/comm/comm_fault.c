@@ -7,6 +7,7 @@
 #include "comm/comm.h"
 #include "comm/comm_fault.h"
 #include "runtime/handles.h"
+#include "mpi-ext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,13 @@ void tide_comm_fault_drop(uint32_t ctx)
 
 int tide_comm_fault_error(const struct tide_fault_call *rec, bool revoked)
 {
+    if (rec->cls == MPIX_ERR_PROC_FAILED)
+        return tide_err(MPIX_ERR_PROC_FAILED, "%s: rank %d of the %s has failed; collective operations on the "
+                                              "communicator end with this error",
+                        rec->fn, rec->rank, rec->remote ? "remote group" : "communicator");
+    if (rec->cls == MPIX_ERR_REVOKED)
+        return tide_err(MPIX_ERR_REVOKED, "%s: the communicator was revoked (MPIX_Comm_revoke at rank %d of the %s)",
+                        rec->fn, rec->rank, rec->remote ? "remote group" : "communicator");
     return tide_err(MPI_ERR_OTHER, "%s: rank %d of the %s failed its argument check (%s)%s", rec->fn, rec->rank,
                     rec->remote ? "remote group" : "communicator", tide_error_class_string(rec->cls),
                     revoked ? "; collective operations on the communicator are revoked" : "");

@@ -267,6 +267,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
+#define MPI_ERR_PROC_ABORTED 58
 #define MPI_ERR_SESSION 60
 #define MPI_ERR_LASTCODE 63
 

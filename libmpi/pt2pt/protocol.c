@@ -22,6 +22,8 @@
 #include "comm/comm.h"
 #include "comm/comm_fault.h"
 #include "coll/coll_notice.h"
+#include "ft/ft.h"
+#include "mpi-ext.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -616,7 +618,7 @@ int tide_recv_start(struct tide_request *r)
         tide_request_complete(r);
         return MPI_SUCCESS;
     }
-    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(r)) {
+    if (__builtin_expect(tide_comm_faults, 0) && (revoked_coll(r) || tide_ft_refuse_op(r))) {
         tide_request_complete(r);
         return MPI_SUCCESS;
     }
@@ -814,7 +816,7 @@ int tide_send_start(struct tide_request *s)
         tide_request_complete(s);
         return MPI_SUCCESS;
     }
-    if (__builtin_expect(tide_comm_faults, 0) && revoked_coll(s)) {
+    if (__builtin_expect(tide_comm_faults, 0) && (revoked_coll(s) || tide_ft_refuse_op(s))) {
         tide_request_complete(s);
         return MPI_SUCCESS;
     }
@@ -832,7 +834,7 @@ int tide_send_start(struct tide_request *s)
         int rc = send_try(s);
         if (rc <= 0)
             return rc == 0 ? MPI_SUCCESS
-                           : tide_err(MPI_ERR_OTHER, "send: the connection to rank %d failed", s->peer);
+                           : tide_err(MPIX_ERR_PROC_FAILED, "send: the connection to rank %d failed", s->peer);
     }
     struct tide_pending *p = pend_new(PEND_START, s);
     if (!p)
@@ -852,8 +854,8 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
     struct tide_proc *p = comm->peers[dest];
     if (p == tide.me || p->pend_head)
         return NULL;
-    /* a revoked collective context: the request path gives the error */
-    if (__builtin_expect(tide_comm_faults != 0, 0) && tide_ctx_is_coll(ctx) && tide_ctx_revoked_tag(ctx, tag))
+    /* a revoked context, a failed process: the request path gives the error */
+    if (__builtin_expect(tide_comm_faults != 0, 0))
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
@@ -910,9 +912,11 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
 {
     /* a collective's error notice, or a message for a revoked collective
      * context (nobody will receive it): coll/coll_notice.c takes it */
-    if (__builtin_expect(h->tag < 0 || tide_comm_faults, 0) && tide_ctx_is_coll(h->ctx) &&
-        tide_coll_arrival(from, h->ctx, h->src, h->tag, payload, plen))
-        return;
+    if (__builtin_expect(h->tag < 0 || tide_comm_faults, 0)) {
+        if (tide_ctx_is_coll(h->ctx) ? tide_coll_arrival(from, h->ctx, h->src, h->tag, payload, plen)
+                                     : tide_ctx_revoked(h->ctx))
+            return; /* taken here, or for a revoked communicator (MPIX_Comm_revoke) */
+    }
     struct tide_matchq *q = tide_matchq_get(h->ctx);
     if (!q)
         return;
@@ -1128,6 +1132,17 @@ int tide_protocol_progress(void)
     struct tide_proc **pp = &pend_list;
     while (*pp) {
         struct tide_proc *proc = *pp;
+        if (__builtin_expect(proc->failed, 0)) {
+            /* queued for a failed process after it failed (answers to
+             * its messages): they would wait for ever */
+            *pp = proc->pend_next;
+            proc->pend_next = NULL;
+            proc->on_pend_list = false;
+            tide_protocol_drop_peer(proc, tide_err(MPIX_ERR_PROC_FAILED, "send: the process %.64s:%u has failed",
+                                                   proc->nspace, proc->rank));
+            n++;
+            continue;
+        }
         while (proc->pend_head) {
             struct tide_pending *p = proc->pend_head;
             int rc = pend_run(proc, p);
@@ -1137,7 +1152,7 @@ int tide_protocol_progress(void)
             if (!proc->pend_head)
                 proc->pend_tail = NULL;
             if (rc < 0 && p->req) {
-                p->req->error = tide_err(MPI_ERR_OTHER, "send: the connection to %s:%u failed",
+                p->req->error = tide_err(MPIX_ERR_PROC_FAILED, "send: the connection to %s:%u failed",
                                          proc->nspace, proc->rank);
                 tide_request_complete(p->req);
             }
@@ -1153,6 +1168,30 @@ int tide_protocol_progress(void)
         }
     }
     return n;
+}
+
+void tide_protocol_drop_peer(struct tide_proc *proc, int err)
+{
+    while (proc->pend_head) {
+        struct tide_pending *p = proc->pend_head;
+        proc->pend_head = p->next;
+        if (p->req && !p->req->complete) {
+            p->req->error = err;
+            p->req->status.MPI_ERROR = err;
+            tide_request_complete(p->req);
+        }
+        p->next = pend_free;
+        pend_free = p;
+    }
+    proc->pend_tail = NULL;
+    if (proc->on_pend_list) {
+        for (struct tide_proc **pp = &pend_list; *pp; pp = &(*pp)->pend_next)
+            if (*pp == proc) {
+                *pp = proc->pend_next;
+                break;
+            }
+        proc->on_pend_list = false;
+    }
 }
 
 int tide_protocol_init(void)

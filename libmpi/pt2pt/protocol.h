@@ -67,6 +67,9 @@ bool tide_request_abort(struct tide_request *req, int err);
 /* Abandon every such operation on ctx whose tag covers(arg, tag) says
  * belongs to the revoked operations, and drop those unexpected messages;
  * make_err(arg) gives each its error. Returns how many were abandoned. */
+/* proc failed: what waits to go out to it is dropped, and the requests
+ * of those messages complete with err. */
+void tide_protocol_drop_peer(struct tide_proc *proc, int err);
 int tide_requests_abort_ctx(uint32_t ctx, bool (*covers)(void *arg, int tag), int (*make_err)(void *arg), void *arg);
 
 #endif

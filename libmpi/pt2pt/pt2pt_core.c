@@ -9,6 +9,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "comm/comm.h"
+#include "ft/ft.h"
 #include "datatype/datatype.h"
 #include "transport/transport.h"
 
@@ -16,13 +17,17 @@
 
 static bool req_done(void *arg)
 {
-    return ((struct tide_request *)arg)->complete;
+    struct tide_request *r = arg;
+    return r->complete || r->ft_interrupted;
 }
 
 void tide_wait_request(struct tide_request *r)
 {
     if (!r->complete)
         tide_progress_until(req_done, r);
+    /* a blocking wildcard receive that a failure interrupted ends */
+    if (__builtin_expect(!r->complete, 0))
+        tide_ft_end_interrupted(r);
 }
 
 static void fill(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int peer,

@@ -57,6 +57,7 @@ struct tide_request *tide_request_new(int kind)
     r->cancel_pending = false;
     r->cancelled = false;
     r->truncated = false;
+    r->ft_interrupted = false;
     r->complete = false;
     tide_status_empty(&r->status);
     r->error = MPI_SUCCESS;

@@ -58,6 +58,7 @@ struct tide_request {
     bool cancel_pending;    /* a cancel request is out; wait for its answer */
     bool cancelled;
     bool truncated;
+    bool ft_interrupted;    /* wildcard receive: a failure not acknowledged since (ft/ft.h) */
     volatile bool complete;
     MPI_Status status;
     int error;              /* error code of this operation, MPI_SUCCESS if none */

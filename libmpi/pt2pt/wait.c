@@ -13,6 +13,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "comm/comm.h"
+#include "ft/ft.h"
 
 #include <stdlib.h>
 
@@ -60,7 +61,15 @@ static int bad_request(const char *fn, int index)
 
 static bool one_done(void *arg)
 {
-    return ((struct tide_request *)arg)->complete;
+    struct tide_request *r = arg;
+    return r->complete || r->ft_interrupted;
+}
+
+/* A wildcard receive interrupted by a failure: the error, raised on its
+ * communicator; the request stays active (ft/ft.h). */
+static int interrupted(struct tide_request *r)
+{
+    return tide_raise_comm(r->comm, tide_ft_pending_error(r));
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -78,6 +87,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     if (!r->complete)
         tide_progress_until(one_done, r);
+    if (!r->complete)
+        return interrupted(r);
     struct tide_comm *c = err_comm(r);
     if (c)
         tide_comm_retain(c);
@@ -108,7 +119,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         tide_progress();
     if (!r->complete) {
         *flag = 0;
-        return MPI_SUCCESS;
+        return r->ft_interrupted ? interrupted(r) : MPI_SUCCESS;
     }
     *flag = 1;
     struct tide_comm *c = err_comm(r);

@@ -5,6 +5,7 @@
  */
 #include "runtime/api.h"
 #include "runtime/attr.h"
+#include "mpi-ext.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,7 +71,12 @@ static const char *const class_strings[] = {
     [MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "MPI_ERR_RMA_FLAVOR: passed window has the wrong flavor for the called function",
+    [MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: operation failed because a peer process has aborted",
+    [MPIX_ERR_PROC_FAILED] = "MPIX_ERR_PROC_FAILED: a process involved in the operation has failed",
     [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session handle",
+    [MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: a process that could match this wildcard "
+                                     "receive has failed; the request is still pending",
+    [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator was revoked",
 };
 #define NCLASS_STRINGS ((int)(sizeof class_strings / sizeof class_strings[0]))
 

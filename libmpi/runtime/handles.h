@@ -54,4 +54,19 @@ static inline void *tide_handle_get(int kind, int h)
     return t->chunks[c][idx & (TIDE_HANDLE_CHUNK - 1)];
 }
 
+/* Walks over every object of a kind: the object at index i (NULL: none),
+ * for i below tide_handle_end(kind). */
+static inline unsigned tide_handle_end(int kind)
+{
+    return tide_handle_tables[kind].next;
+}
+static inline void *tide_handle_slot(int kind, unsigned i)
+{
+    struct tide_handle_table *t = &tide_handle_tables[kind];
+    unsigned c = i >> TIDE_HANDLE_CHUNK_BITS;
+    if (c >= t->nchunks || !t->chunks[c])
+        return NULL;
+    return t->chunks[c][i & (TIDE_HANDLE_CHUNK - 1)];
+}
+
 #endif

@@ -15,6 +15,7 @@
 #include "dpm/dpm.h"
 #include "rma/win.h"
 #include "io/io.h"
+#include "ft/ft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ int tide_modules_init(char *err, size_t errlen)
         return -1;
     tide_dpm_init();
     tide_rma_init();
+    tide_ft_init();
     return 0;
 }
 
@@ -144,6 +146,7 @@ void tide_modules_finalize(void)
     tide_io_finalize();
     tide_dpm_finalize();
     tide_pt2pt_finalize();
+    tide_ft_finalize();
     tide_info_finalize();
     tide_op_finalize();
     tide_datatype_finalize();

@@ -48,13 +48,6 @@ struct tide_proc *tide_proc_get(const char *nspace, uint32_t rank)
     return p;
 }
 
-void tide_proc_mark_failed(const char *nspace, uint32_t rank)
-{
-    struct tide_proc *p = tide_proc_find(nspace, rank);
-    if (p)
-        p->failed = true;
-}
-
 int tide_proc_cmp(const struct tide_proc *a, const struct tide_proc *b)
 {
     int c = strcmp(a->nspace, b->nspace);

@@ -20,7 +20,7 @@ struct tide_proc {
     uint32_t hash;
     bool local;                   /* on this node (shared memory possible) */
     bool locality_known;
-    bool failed;                  /* its death was reported */
+    bool failed;                  /* its death was reported (ft/failure.c) */
     struct tide_transport *tx;    /* transport chosen to reach it (NULL: not yet) */
     void *tx_state;               /* the shm transport's state for it */
     void *tcp_state;              /* the TCP transport's state for it */
@@ -44,8 +44,6 @@ struct tide_proc {
 struct tide_proc *tide_proc_get(const char *nspace, uint32_t rank);
 /* Find without creating. */
 struct tide_proc *tide_proc_find(const char *nspace, uint32_t rank);
-/* Mark a process failed (from a PMIx event). */
-void tide_proc_mark_failed(const char *nspace, uint32_t rank);
 void tide_proc_table_free(void);
 /* The transports went down: every process is to be reached afresh (its
  * business card fetched again) when they come up again. */

@@ -34,6 +34,8 @@
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
 #include "pt2pt/request.h"
+#include "pt2pt/sender_check.h"
+#include "ft/ft.h"
 #include "params.h"
 #include "client.h"
 #include "transport/transport.h"
@@ -843,8 +845,12 @@ static int conn_read(struct tcp_conn *c)
 
 static void conn_failed(struct tcp_conn *c, const char *why)
 {
-    if (c->state == C_OPEN && c->peer && !c->port_only)
-        tide_proc_mark_failed(c->peer->nspace, c->peer->rank);
+    /* a process of another universe gets no event from our runtime: a
+     * broken connection is how its death shows (ft/ft.h); our own
+     * universe's are reported by the runtime, which knows a death from a
+     * finished process's exit */
+    if (c->state == C_OPEN && c->peer && !c->port_only && tide_sender_is_foreign(c->peer))
+        tide_ft_report(c->peer->nspace, c->peer->rank);
     if (tide.tuning.verbose > 0)
         fprintf(stderr, "tide[%u]: TCP connection %s\n", tide.rank, why);
     bool was_attempt = c->tp && c->tp->attempt == c && c->state == C_CONNECTING;
@@ -1167,11 +1173,12 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
  * one to a peer that can still be reached. */
 static bool tcp_output_pending(void)
 {
+    /* what waits for a failed process (ft/ft.h) never leaves */
     for (struct tcp_conn *c = tcp.conns; c; c = c->next)
-        if (c->state == C_OPEN && c->sq_head)
+        if (c->state == C_OPEN && c->sq_head && !(c->peer && c->peer->failed))
             return true;
     for (struct tcp_peer *tp = tcp.peers; tp; tp = tp->next)
-        if ((tp->pre_head && !tp->failed) || (tp->ppre_head && tp->port_conn))
+        if (!(tp->proc && tp->proc->failed) && ((tp->pre_head && !tp->failed) || (tp->ppre_head && tp->port_conn)))
             return true;
     return false;
 }

@@ -1,0 +1,77 @@
+/*
+ * mpi-ext.h: Tide's extensions to the MPI interface.
+ *
+ * User-Level Failure Mitigation (ULFM): with mpiexec --enable-recovery a
+ * process's death does not end the job; operations that involve a
+ * failed process return MPIX_ERR_PROC_FAILED, and these calls let the
+ * survivors go on (docs/FAULTS.md). The names and semantics are those
+ * of the ULFM proposal as Open MPI 5 ships them, so codes written for it
+ * build unchanged.
+ */
+#ifndef TIDE_MPI_EXT_H
+#define TIDE_MPI_EXT_H
+
+#include <mpi.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* The extensions this header provides (tests in application codes). */
+#define TIDE_HAVE_MPI_EXT_FTMPI 1
+#define OMPI_HAVE_MPI_EXT_FTMPI 1
+#define MPIX_FT 1
+
+/* Error classes (also returned by MPI_Error_class, named by
+ * MPI_Error_string). */
+#define MPIX_ERR_PROC_FAILED 59
+#define MPIX_ERR_PROC_FAILED_PENDING 61
+#define MPIX_ERR_REVOKED 62
+/* The names of the fault-tolerance chapter proposed for MPI 5 */
+#ifndef MPI_ERR_PROC_FAILED
+#define MPI_ERR_PROC_FAILED MPIX_ERR_PROC_FAILED
+#define MPI_ERR_PROC_FAILED_PENDING MPIX_ERR_PROC_FAILED_PENDING
+#define MPI_ERR_REVOKED MPIX_ERR_REVOKED
+#endif
+
+#pragma GCC visibility push(default)
+
+/* Revoke: every pending and later operation on comm, at every process of
+ * it, ends with MPIX_ERR_REVOKED (but for these calls). Local; the
+ * others learn of it by themselves. */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+/* A new communicator of the survivors of comm (collective over them). */
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+/* Fault-tolerant agreement: *flag becomes the bitwise AND of the flags of
+ * every surviving process, the same at all of them, even when processes
+ * fail during the call and on a revoked communicator. */
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+/* Acknowledge the failures notified so far (wildcard receives go on). */
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+/* The newer forms: the group of failed processes in the order they were
+ * noticed, and acknowledging its first num_to_ack. */
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+#pragma GCC visibility pop
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif
