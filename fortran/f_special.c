@@ -2,7 +2,9 @@
  * f_special.c: the Fortran bindings gen-bindings.py cannot generate:
  * MPI_Init (no argc/argv in Fortran), MPI_Wtime/Wtick (functions returning
  * DOUBLE PRECISION), MPI_Pcontrol (C varargs), MPI_Comm_spawn (argv is a
- * blank-terminated CHARACTER array), MPI_Op_create and errhandler creation
+ * blank-terminated CHARACTER array), MPI_Comm_spawn_multiple (arrays of
+ * commands and of argv arrays), MPI_Info_create_env (the process's own
+ * command line), MPI_Op_create and errhandler creation
  * (Fortran procedures as callbacks), MPI_Comm_get_attr (the attribute
  * as an INTEGER(KIND=MPI_ADDRESS_KIND) value) and MPI_F_sync_reg.
  */
@@ -45,22 +47,21 @@ void mpi_f_sync_reg_(void *buf)
     (void)buf;
 }
 
-ALIAS2(mpi_pcontrol, MPI_Fint *level, MPI_Fint *ierr)
-void mpi_pcontrol_(MPI_Fint *level, MPI_Fint *ierr)
+/* MPI_PCONTROL(LEVEL): no IERROR in Fortran (MPI-3.1 14.2.4) */
+ALIAS2(mpi_pcontrol, MPI_Fint *level)
+void mpi_pcontrol_(MPI_Fint *level)
 {
-    int rc = MPI_Pcontrol(*level);
-    if (ierr)
-        *ierr = rc;
+    MPI_Pcontrol(*level);
 }
 
-/* argv: entries of argv_len characters each, ended by a blank entry. */
-static char **f_argv(const char *argv, size_t argv_len)
+/* argv: entries of argv_len characters each, stride entries apart (1 for
+ * a CHARACTER array, COUNT for a column of MPI_Comm_spawn_multiple's
+ * ARRAY_OF_ARGV(COUNT, *)), ended by a blank entry. */
+static char **f_argv(const char *argv, size_t argv_len, size_t stride)
 {
-    if (argv == tide_f_argv_null_)
-        return MPI_ARGV_NULL;
     size_t n = 0;
     for (;;) {
-        char *s = tide_f_cstr(argv + n * argv_len, argv_len);
+        char *s = tide_f_cstr(argv + n * stride * argv_len, argv_len);
         int end = !s || !*s;
         free(s);
         if (end)
@@ -69,8 +70,15 @@ static char **f_argv(const char *argv, size_t argv_len)
     }
     char **v = calloc(n + 1, sizeof *v);
     for (size_t i = 0; v && i < n; i++)
-        v[i] = tide_f_cstr(argv + i * argv_len, argv_len);
+        v[i] = tide_f_cstr(argv + i * stride * argv_len, argv_len);
     return v;
+}
+
+static void free_argv(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
 }
 
 ALIAS2(mpi_comm_spawn, char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
@@ -81,15 +89,61 @@ void mpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *in
                      MPI_Fint *ierr, size_t command_len, size_t argv_len)
 {
     char *c_command = tide_f_cstr(command, command_len);
-    char **c_argv = f_argv(argv, argv_len);
+    char **c_argv = argv == tide_f_argv_null_ ? MPI_ARGV_NULL : f_argv(argv, argv_len, 1);
     MPI_Comm c_inter = MPI_COMM_NULL;
     int rc = MPI_Comm_spawn(c_command, c_argv, *maxprocs, MPI_Info_f2c(*info), *root,
                             MPI_Comm_f2c(*comm), &c_inter, tide_f_errcodes(errcodes));
     *intercomm = MPI_Comm_c2f(c_inter);
-    for (size_t i = 0; c_argv && c_argv[i]; i++)
-        free(c_argv[i]);
-    free(c_argv);
+    free_argv(c_argv);
     free(c_command);
+    if (ierr)
+        *ierr = rc;
+}
+
+/* ARRAY_OF_COMMANDS(COUNT) and ARRAY_OF_ARGV(COUNT, *): the argv of
+ * command i is row i, ended by a blank entry; or MPI_ARGVS_NULL. */
+ALIAS2(mpi_comm_spawn_multiple, MPI_Fint *count, char *commands, char *argvs, MPI_Fint *maxprocs,
+       MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+       MPI_Fint *ierr, size_t commands_len, size_t argvs_len)
+void mpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs, MPI_Fint *maxprocs,
+                              MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
+                              MPI_Fint *errcodes, MPI_Fint *ierr, size_t commands_len, size_t argvs_len)
+{
+    size_t n = *count > 0 ? (size_t)*count : 0;
+    char **c_commands = calloc(n + 1, sizeof *c_commands);
+    char ***c_argvs = argvs == tide_f_argvs_null_ ? MPI_ARGVS_NULL : calloc(n + 1, sizeof *c_argvs);
+    MPI_Comm c_inter = MPI_COMM_NULL;
+    int rc = MPI_ERR_NO_MEM;
+    if (c_commands && (c_argvs || argvs == tide_f_argvs_null_)) {
+        for (size_t i = 0; i < n; i++) {
+            c_commands[i] = tide_f_cstr(commands + i * commands_len, commands_len);
+            if (c_argvs)
+                c_argvs[i] = f_argv(argvs + i * argvs_len, argvs_len, n);
+        }
+        rc = MPI_Comm_spawn_multiple(*count, c_commands, c_argvs, maxprocs, (MPI_Info *)infos, *root,
+                                     MPI_Comm_f2c(*comm), &c_inter, tide_f_errcodes(errcodes));
+    }
+    *intercomm = MPI_Comm_c2f(c_inter);
+    for (size_t i = 0; i < n; i++) {
+        if (c_commands)
+            free(c_commands[i]);
+        if (c_argvs)
+            free_argv(c_argvs[i]);
+    }
+    free(c_commands);
+    free(c_argvs);
+    if (ierr)
+        *ierr = rc;
+}
+
+/* MPI_INFO_CREATE_ENV(INFO, IERROR): Fortran has no argc and argv: the
+ * process's own command line (what C's MPI_Info_create_env(0, NULL) takes) */
+ALIAS2(mpi_info_create_env, MPI_Fint *info, MPI_Fint *ierr)
+void mpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierr)
+{
+    MPI_Info c_info = MPI_INFO_NULL;
+    int rc = MPI_Info_create_env(0, NULL, &c_info);
+    *info = MPI_Info_c2f(c_info);
     if (ierr)
         *ierr = rc;
 }

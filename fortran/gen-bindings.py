@@ -23,11 +23,20 @@ HANDWRITTEN = {"MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol", "MPI_Comm_spawn",
                # attributes and keyvals (f_attr.c)
                "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval",
                "MPI_Keyval_create", "MPI_Comm_set_attr", "MPI_Type_set_attr", "MPI_Win_set_attr",
-               "MPI_Attr_put", "MPI_Type_get_attr", "MPI_Win_get_attr", "MPI_Attr_get"}
-# the predefined attribute callbacks: Fortran procedures (f_attr.c)
+               "MPI_Attr_put", "MPI_Type_get_attr", "MPI_Win_get_attr", "MPI_Attr_get",
+               # memory given as an address (f_memory.c)
+               "MPI_Alloc_mem", "MPI_Win_allocate", "MPI_Win_allocate_shared",
+               "MPI_Win_shared_query", "MPI_Buffer_detach",
+               # arrays of argv, the command line (f_special.c)
+               "MPI_Comm_spawn_multiple", "MPI_Info_create_env",
+               # Fortran callbacks with extra state (f_callbacks.c)
+               "MPI_Grequest_start", "MPI_Register_datarep"}
+# the predefined attribute callbacks: Fortran procedures (f_attr.c); and
+# MPI_CONVERSION_FN_NULL (f_callbacks.c)
 ATTR_CALLBACKS = ["MPI_%s_%s" % (k, f) for k in ("COMM", "TYPE", "WIN")
                   for f in ("NULL_COPY_FN", "DUP_FN", "NULL_DELETE_FN")] + \
                  ["MPI_NULL_COPY_FN", "MPI_DUP_FN", "MPI_NULL_DELETE_FN"]
+CALLBACK_EXTERNALS = ATTR_CALLBACKS + ["MPI_CONVERSION_FN_NULL"]
 # parameter names whose void * is not a choice buffer: no mechanical rule
 NOT_CHOICE = {"attribute_val", "attribute_val_in", "attribute_val_out", "baseptr",
               "extra_state", "buffer_addr", "attr"}
@@ -219,8 +228,11 @@ def gen_constants(text, module):
         lines.append("%scommon /%s/ %s" % (ind, sym, fname))
     lines.append("%sdouble precision MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
-    for i in range(0, len(ATTR_CALLBACKS), 3):
-        lines.append("%sexternal %s" % (ind, ", ".join(ATTR_CALLBACKS[i:i + 3])))
+    lines.append("%sinteger*8 MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
+    lines.append("%sexternal MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
+    # one a line: fixed form ends a line at column 72
+    for name in CALLBACK_EXTERNALS:
+        lines.append("%sexternal %s" % (ind, name))
     return "\n".join(lines) + "\n"
 
 
@@ -316,17 +328,153 @@ def sizeof_procedures():
     return "\n".join(out) + "\n"
 
 
+# The `mpi` module's interfaces of the hand-written bindings that give
+# memory as an address (f_memory.c): BASEPTR an INTEGER(KIND=MPI_ADDRESS_KIND)
+# or, through a second specific (an alias of the same C wrapper), a
+# TYPE(C_PTR) (MPI-3.1 17.1.5).
+MEMORY_CALLS = [  # name, dummies before baseptr (declarations), after it
+    ("MPI_Alloc_mem", ["integer(kind=8) :: size", "integer :: info"], []),
+    ("MPI_Win_allocate", ["integer(kind=8) :: size", "integer :: disp_unit, info, comm"],
+     ["integer :: win"]),
+    ("MPI_Win_allocate_shared", ["integer(kind=8) :: size", "integer :: disp_unit, info, comm"],
+     ["integer :: win"]),
+    ("MPI_Win_shared_query", ["integer :: win, rank", "integer(kind=8) :: size",
+                              "integer :: disp_unit"], []),
+]
+
+
+def dummy_names(decls):
+    return [n.strip() for d in decls for n in d.split("::")[1].split(",")]
+
+
+def memory_interfaces():
+    out = []
+    for fn, before, after in MEMORY_CALLS:
+        args = dummy_names(before) + ["baseptr"] + dummy_names(after) + ["ierror"]
+        out.append("interface %s" % fn)
+        for spec, btype in ((fn, "integer(kind=8)"), (fn + "_cptr", "type(c_ptr)")):
+            out.append("  subroutine %s(%s)" % (spec, ", ".join(args)))
+            if btype.startswith("type"):
+                out.append("    import :: c_ptr")
+            out += ["    " + d for d in before + ["%s :: baseptr" % btype] + after]
+            out += ["    integer :: ierror", "  end subroutine %s" % spec]
+        out.append("end interface %s" % fn)
+    return "\n".join(out) + "\n"
+
+
+# the `mpi` module's interfaces of the other hand-written bindings
+# (callbacks are EXTERNAL: any Fortran procedure)
+SPECIAL_INTERFACES = """interface
+  subroutine MPI_Init(ierror)
+    integer :: ierror
+  end subroutine MPI_Init
+  subroutine MPI_Init_thread(required, provided, ierror)
+    integer :: required, provided, ierror
+  end subroutine MPI_Init_thread
+  subroutine MPI_Pcontrol(level)
+    integer :: level
+  end subroutine MPI_Pcontrol
+  subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    character(len=*) :: command, argv(*)
+    integer :: maxprocs, info, root, comm, intercomm, array_of_errcodes(*), ierror
+  end subroutine MPI_Comm_spawn
+  subroutine MPI_Op_create(user_fn, commute, op, ierror)
+    external :: user_fn
+    logical :: commute
+    integer :: op, ierror
+  end subroutine MPI_Op_create
+  subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn, delete_fn
+    integer :: keyval, extra_state, ierror
+  end subroutine MPI_Keyval_create
+  subroutine MPI_Attr_put(comm, keyval, attribute_val, ierror)
+    integer :: comm, keyval, attribute_val, ierror
+  end subroutine MPI_Attr_put
+  subroutine MPI_Attr_get(comm, keyval, attribute_val, flag, ierror)
+    integer :: comm, keyval, attribute_val, ierror
+    logical :: flag
+  end subroutine MPI_Attr_get
+"""
+for _k in ("Comm", "Win", "File", "Session"):
+    SPECIAL_INTERFACES += """  subroutine MPI_%s_create_errhandler(errhandler_fn, errhandler, ierror)
+    external :: errhandler_fn
+    integer :: errhandler, ierror
+  end subroutine MPI_%s_create_errhandler
+""" % (_k, _k)
+SPECIAL_INTERFACES += """  subroutine MPI_Errhandler_create(errhandler_fn, errhandler, ierror)
+    external :: errhandler_fn
+    integer :: errhandler, ierror
+  end subroutine MPI_Errhandler_create
+"""
+for _k in ("Comm", "Type", "Win"):
+    SPECIAL_INTERFACES += """  subroutine MPI_%(k)s_create_keyval(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn, delete_fn
+    integer :: keyval, ierror
+    integer(kind=8) :: extra_state
+  end subroutine MPI_%(k)s_create_keyval
+  subroutine MPI_%(k)s_set_attr(obj, keyval, attribute_val, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+  end subroutine MPI_%(k)s_set_attr
+  subroutine MPI_%(k)s_get_attr(obj, keyval, attribute_val, flag, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+    logical :: flag
+  end subroutine MPI_%(k)s_get_attr
+""" % {"k": _k}
+SPECIAL_INTERFACES += """
+  integer(kind=8) function MPI_Aint_add(base, disp)
+    integer(kind=8) :: base, disp
+  end function MPI_Aint_add
+  integer(kind=8) function MPI_Aint_diff(addr1, addr2)
+    integer(kind=8) :: addr1, addr2
+  end function MPI_Aint_diff
+  subroutine MPI_Buffer_detach(buffer_addr, size, ierror)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+    type(*), dimension(*) :: buffer_addr
+    integer :: size, ierror
+  end subroutine MPI_Buffer_detach
+  subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    integer :: count
+    character(len=*) :: array_of_commands(*), array_of_argv(count, *)
+    integer :: array_of_maxprocs(*), array_of_info(*), root, comm, intercomm, array_of_errcodes(*)
+    integer :: ierror
+  end subroutine MPI_Comm_spawn_multiple
+  subroutine MPI_Info_create_env(info, ierror)
+    integer :: info, ierror
+  end subroutine MPI_Info_create_env
+  subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    external :: query_fn, free_fn, cancel_fn
+    integer(kind=8) :: extra_state
+    integer :: request, ierror
+  end subroutine MPI_Grequest_start
+  subroutine MPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    character(len=*) :: datarep
+    external :: read_conversion_fn, write_conversion_fn, dtype_file_extent_fn
+    integer(kind=8) :: extra_state
+    integer :: ierror
+  end subroutine MPI_Register_datarep
+end interface
+"""
+
+
 def gen_module(text):
     consts = gen_constants(text, True).replace(
-        "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "")
+        "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "").replace(
+        "      integer*8 MPI_AINT_ADD, MPI_AINT_DIFF\n      external MPI_AINT_ADD, MPI_AINT_DIFF\n", "")
     return ("! mpi.f90: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
             "! The `use mpi` module: the constants and sentinels of mpif.h and an\n"
             "! explicit interface for every generated binding (choice buffers take\n"
             "! any type and rank: NO_ARG_CHECK).\n"
-            "module mpi\n      implicit none\n" + consts +
+            "module mpi\n      use, intrinsic :: iso_c_binding, only: c_ptr\n"
+            "      implicit none\n      private :: c_ptr\n" + consts +
             "interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
             "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
-            interfaces(text) + "end interface\n" + sizeof_interface() + "end module mpi\n")
+            interfaces(text) + "end interface\n" + memory_interfaces() + SPECIAL_INTERFACES +
+            sizeof_interface() + "end module mpi\n")
 
 
 def gen_list(text):

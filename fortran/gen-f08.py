@@ -6,7 +6,7 @@
 
 It reads mpi.h through gen-bindings.py (the same prototypes, the same rules
 deciding what is bound, the same constants) and binds every function the
-`mpi` module binds, and the ones written by hand in f_special.c, once more:
+`mpi` module binds, and the ones written by hand in fortran/f_*.c, once more:
 as a generic MPI_Xxx with the specific MPI_Xxx_f08, a module procedure
 that takes handles as TYPE(MPI_Comm), ... and statuses as TYPE(MPI_Status),
 makes ierror OPTIONAL and calls the C wrapper mpi_xxx_ of mpi_fortran.c.
@@ -15,7 +15,10 @@ names (gfortran's mangling gives mpi_xxx_) and renamed on use, so the
 generic names stay free. Large-count forms MPI_Xxx_c join the generic
 MPI_Xxx as MPI_Xxx_c_f08 when their arguments tell them apart. Memory
 returned as an address (TYPE(C_PTR)) and MPI_Aint_add/diff call the C
-functions through BIND(C) interfaces.
+functions through BIND(C) interfaces. Callbacks (keyvals, generalized
+requests, data representations, user operations, errhandlers) have the
+standard's abstract interfaces, and the same calling convention as those
+of mpif.h: their procedures go to the same C wrappers.
 
 Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
 in the `mpi` module: the wrappers take a plain address (assumed rank would
@@ -213,8 +216,8 @@ SPECIAL_GLUE = """
   end function mpi_wtime
   double precision function mpi_wtick()
   end function mpi_wtick
-  subroutine mpi_pcontrol(level, ierror)
-    integer :: level, ierror
+  subroutine mpi_pcontrol(level)
+    integer :: level
   end subroutine mpi_pcontrol
   subroutine mpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
       array_of_errcodes, ierror)
@@ -281,6 +284,51 @@ SPECIAL_GLUE = """
     integer(c_int) :: size
   end function c_mpi_buffer_detach
 """
+SPECIAL_GLUE += """  subroutine mpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, &
+      array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    integer :: count
+    character(len=*) :: array_of_commands(*), array_of_argv(count, *)
+    integer :: array_of_maxprocs(*), root, comm, intercomm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_info
+    type(*), dimension(*) :: array_of_info
+    integer :: array_of_errcodes(*), ierror
+  end subroutine mpi_comm_spawn_multiple
+  subroutine mpi_info_create_env(info, ierror)
+    integer :: info, ierror
+  end subroutine mpi_info_create_env
+  subroutine mpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    external :: query_fn, free_fn, cancel_fn
+    integer(kind=8) :: extra_state
+    integer :: request, ierror
+  end subroutine mpi_grequest_start
+  subroutine mpi_register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    character(len=*) :: datarep
+    external :: read_conversion_fn, write_conversion_fn, dtype_file_extent_fn
+    integer(kind=8) :: extra_state
+    integer :: ierror
+  end subroutine mpi_register_datarep
+"""
+# attributes (f_attr.c): keyvals with Fortran callbacks, values by value
+ATTR_KINDS = [("Comm", "comm"), ("Type", "datatype"), ("Win", "win")]
+for _k, _o in ATTR_KINDS:
+    SPECIAL_GLUE += """  subroutine mpi_%(k)s_create_keyval(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn, delete_fn
+    integer :: keyval, ierror
+    integer(kind=8) :: extra_state
+  end subroutine mpi_%(k)s_create_keyval
+  subroutine mpi_%(k)s_set_attr(obj, keyval, attribute_val, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+  end subroutine mpi_%(k)s_set_attr
+""" % {"k": _k.lower()}
+    if _k != "Comm":  # mpi_comm_get_attr: above
+        SPECIAL_GLUE += """  subroutine mpi_%(k)s_get_attr(obj, keyval, attribute_val, flag, ierror)
+    integer :: obj, keyval, ierror
+    integer(kind=8) :: attribute_val
+    logical :: flag
+  end subroutine mpi_%(k)s_get_attr
+""" % {"k": _k.lower()}
 ERRHANDLER_KINDS = ["Comm", "Win", "File", "Session"]
 for _k in ERRHANDLER_KINDS:
     SPECIAL_GLUE += ("  subroutine mpi_%s_create_errhandler(fn, errhandler, ierror)\n"
@@ -302,14 +350,96 @@ for _k in ERRHANDLER_KINDS:
                          "      integer :: error_code\n"
                          "    end subroutine MPI_%s_errhandler_function\n"
                          % (_k, _k.lower(), _k, _k, _k.lower(), _k))
+for _k, _o in ATTR_KINDS:
+    SPECIAL_ABSTRACT += """    subroutine MPI_%(K)s_copy_attr_function(%(old)s, %(k)s_keyval, extra_state, &
+        attribute_val_in, attribute_val_out, flag, ierror)
+      import :: MPI_%(K2)s, MPI_ADDRESS_KIND
+      type(MPI_%(K2)s) :: %(old)s
+      integer :: %(k)s_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine MPI_%(K)s_copy_attr_function
+    subroutine MPI_%(K)s_delete_attr_function(%(o)s, %(k)s_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_%(K2)s, MPI_ADDRESS_KIND
+      type(MPI_%(K2)s) :: %(o)s
+      integer :: %(k)s_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_%(K)s_delete_attr_function
+""" % {"K": _k, "k": _k.lower(), "o": _o, "K2": "Datatype" if _k == "Type" else _k,
+       "old": "oldtype" if _k == "Type" else "old" + _o}
+SPECIAL_ABSTRACT += """    subroutine MPI_Grequest_query_function(extra_state, status, ierror)
+      import :: MPI_Status, MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      type(MPI_Status) :: status
+      integer :: ierror
+    end subroutine MPI_Grequest_query_function
+    subroutine MPI_Grequest_free_function(extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer :: ierror
+    end subroutine MPI_Grequest_free_function
+    subroutine MPI_Grequest_cancel_function(extra_state, complete, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      logical :: complete
+      integer :: ierror
+    end subroutine MPI_Grequest_cancel_function
+    subroutine MPI_Datarep_conversion_function(userbuf, datatype, count, filebuf, position, &
+        extra_state, ierror)
+      import :: c_ptr, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND
+      type(c_ptr), value :: userbuf, filebuf
+      type(MPI_Datatype) :: datatype
+      integer :: count, ierror
+      integer(kind=MPI_OFFSET_KIND) :: position
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Datarep_conversion_function
+    subroutine MPI_Datarep_extent_function(datatype, extent, extra_state, ierror)
+      import :: MPI_Datatype, MPI_ADDRESS_KIND
+      type(MPI_Datatype) :: datatype
+      integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+      integer :: ierror
+    end subroutine MPI_Datarep_extent_function
+"""
 SPECIAL_ABSTRACT += "  end interface\n"
+# the predefined callbacks (C functions of f_attr.c and f_callbacks.c taking
+# every argument by reference) with the interfaces above
+SPECIAL_ABSTRACT += "  interface\n"
+for _k, _o in ATTR_KINDS:
+    for _fn, _what in (("NULL_COPY_FN", "copy"), ("DUP_FN", "copy"), ("NULL_DELETE_FN", "delete")):
+        SPECIAL_ABSTRACT += "    subroutine MPI_%s_%s%s\n" % (_k.upper(), _fn, (
+            "(old, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)"
+            if _what == "copy" else "(obj, keyval, attribute_val, extra_state, ierror)"))
+        SPECIAL_ABSTRACT += "      import :: MPI_%s, MPI_ADDRESS_KIND\n" % (
+            "Datatype" if _k == "Type" else _k)
+        SPECIAL_ABSTRACT += ("      type(MPI_%s) :: %s\n      integer :: keyval, ierror\n"
+                             % ("Datatype" if _k == "Type" else _k, "old" if _what == "copy" else "obj"))
+        if _what == "copy":
+            SPECIAL_ABSTRACT += ("      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, "
+                                 "attribute_val_out\n      logical :: flag\n")
+        else:
+            SPECIAL_ABSTRACT += "      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state\n"
+        SPECIAL_ABSTRACT += "    end subroutine MPI_%s_%s\n" % (_k.upper(), _fn)
+SPECIAL_ABSTRACT += """    subroutine MPI_CONVERSION_FN_NULL(userbuf, datatype, count, filebuf, position, &
+        extra_state, ierror)
+      import :: c_ptr, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND
+      type(c_ptr), value :: userbuf, filebuf
+      type(MPI_Datatype) :: datatype
+      integer :: count, ierror
+      integer(kind=MPI_OFFSET_KIND) :: position
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_CONVERSION_FN_NULL
+  end interface
+"""
 
 SPECIAL_NAMES = ["MPI_Init", "MPI_Init_thread", "MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol",
                  "MPI_Comm_spawn", "MPI_Op_create", "MPI_Comm_get_attr",
                  "MPI_Status_f2f08", "MPI_Status_f082f", "MPI_F_sync_reg", "MPI_Alloc_mem",
                  "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_shared_query",
-                 "MPI_Buffer_detach", "MPI_Aint_add", "MPI_Aint_diff"] + \
-                ["MPI_%s_create_errhandler" % k for k in ERRHANDLER_KINDS]
+                 "MPI_Buffer_detach", "MPI_Aint_add", "MPI_Aint_diff", "MPI_Comm_spawn_multiple",
+                 "MPI_Info_create_env", "MPI_Grequest_start", "MPI_Register_datarep",
+                 "MPI_Type_get_attr", "MPI_Win_get_attr"] + \
+                ["MPI_%s_create_errhandler" % k for k in ERRHANDLER_KINDS] + \
+                ["MPI_%s_%s" % (k, f) for k, _ in ATTR_KINDS for f in ("create_keyval", "set_attr")]
 
 SPECIAL_PROCS = """
   subroutine MPI_Init_f08(ierror)
@@ -340,9 +470,9 @@ SPECIAL_PROCS = """
   subroutine MPI_Pcontrol_f08(level)
     use tide_f08_glue, only: c_wrapper => mpi_pcontrol
     integer, intent(in) :: level
-    integer :: ierr_c, level_c
+    integer :: level_c
     level_c = level
-    call c_wrapper(level_c, ierr_c)
+    call c_wrapper(level_c)
   end subroutine MPI_Pcontrol_f08
   subroutine MPI_Comm_spawn_f08(command, argv, maxprocs, info, root, comm, intercomm, &
       array_of_errcodes, ierror)
@@ -463,6 +593,108 @@ for _w in ("allocate", "allocate_shared"):
     if (present(ierror)) ierror = ierr_c
   end subroutine MPI_Win_%(w)s_f08
 """ % {"w": _w}
+SPECIAL_PROCS += """  subroutine MPI_Comm_spawn_multiple_f08(count, array_of_commands, array_of_argv, &
+      array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_comm_spawn_multiple
+    integer, intent(in) :: count
+    character(len=*), intent(in) :: array_of_commands(*), array_of_argv(count, *)
+    integer, intent(in) :: array_of_maxprocs(*), root
+    type(MPI_Info), intent(in) :: array_of_info(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm), intent(out) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, count_c, root_c
+    count_c = count
+    root_c = root
+    call c_wrapper(count_c, array_of_commands, array_of_argv, array_of_maxprocs, &
+        array_of_info, root_c, comm%MPI_VAL, intercomm%MPI_VAL, array_of_errcodes, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Comm_spawn_multiple_f08
+  subroutine MPI_Info_create_env_f08(info, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_info_create_env
+    type(MPI_Info), intent(out) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    call c_wrapper(info%MPI_VAL, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Info_create_env_f08
+  subroutine MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_grequest_start
+    procedure(MPI_Grequest_query_function) :: query_fn
+    procedure(MPI_Grequest_free_function) :: free_fn
+    procedure(MPI_Grequest_cancel_function) :: cancel_fn
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+    type(MPI_Request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    integer(kind=MPI_ADDRESS_KIND) :: extra_c
+    extra_c = extra_state
+    call c_wrapper(query_fn, free_fn, cancel_fn, extra_c, request%MPI_VAL, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Grequest_start_f08
+  subroutine MPI_Register_datarep_f08(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_register_datarep
+    character(len=*), intent(in) :: datarep
+    procedure(MPI_Datarep_conversion_function) :: read_conversion_fn, write_conversion_fn
+    procedure(MPI_Datarep_extent_function) :: dtype_file_extent_fn
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    integer(kind=MPI_ADDRESS_KIND) :: extra_c
+    extra_c = extra_state
+    call c_wrapper(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, &
+        extra_c, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_Register_datarep_f08
+"""
+for _k, _o in ATTR_KINDS:
+    _d = {"K": _k, "k": _k.lower(), "o": _o, "K2": "Datatype" if _k == "Type" else _k}
+    SPECIAL_PROCS += """  subroutine MPI_%(K)s_create_keyval_f08(%(k)s_copy_attr_fn, %(k)s_delete_attr_fn, %(k)s_keyval, &
+      extra_state, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_%(k)s_create_keyval
+    procedure(MPI_%(K)s_copy_attr_function) :: %(k)s_copy_attr_fn
+    procedure(MPI_%(K)s_delete_attr_function) :: %(k)s_delete_attr_fn
+    integer, intent(out) :: %(k)s_keyval
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c
+    integer(kind=MPI_ADDRESS_KIND) :: extra_c
+    extra_c = extra_state
+    call c_wrapper(%(k)s_copy_attr_fn, %(k)s_delete_attr_fn, %(k)s_keyval, extra_c, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_%(K)s_create_keyval_f08
+  subroutine MPI_%(K)s_set_attr_f08(%(o)s, %(k)s_keyval, attribute_val, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_%(k)s_set_attr
+    type(MPI_%(K2)s), intent(in) :: %(o)s
+    integer, intent(in) :: %(k)s_keyval
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, obj_c, keyval_c
+    integer(kind=MPI_ADDRESS_KIND) :: val_c
+    obj_c = %(o)s%%MPI_VAL
+    keyval_c = %(k)s_keyval
+    val_c = attribute_val
+    call c_wrapper(obj_c, keyval_c, val_c, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_%(K)s_set_attr_f08
+""" % _d
+    if _k != "Comm":
+        SPECIAL_PROCS += """  subroutine MPI_%(K)s_get_attr_f08(%(o)s, %(k)s_keyval, attribute_val, flag, ierror)
+    use tide_f08_glue, only: c_wrapper => mpi_%(k)s_get_attr
+    type(MPI_%(K2)s), intent(in) :: %(o)s
+    integer, intent(in) :: %(k)s_keyval
+    integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
+    logical, intent(out) :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierr_c, obj_c, keyval_c
+    obj_c = %(o)s%%MPI_VAL
+    keyval_c = %(k)s_keyval
+    call c_wrapper(obj_c, keyval_c, attribute_val, flag, ierr_c)
+    if (present(ierror)) ierror = ierr_c
+  end subroutine MPI_%(K)s_get_attr_f08
+""" % _d
 for _k in ERRHANDLER_KINDS:
     SPECIAL_PROCS += """  subroutine MPI_%(K)s_create_errhandler_f08(%(k)s_errhandler_fn, errhandler, ierror)
     use tide_f08_glue, only: c_wrapper => mpi_%(k)s_create_errhandler

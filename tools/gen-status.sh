@@ -13,8 +13,8 @@ S=$(cd "$(dirname "$0")/.." && pwd)
 out="$S/docs/STATUS.md"
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.def"' EXIT
-grep -rhoE 'TIDE_ALIAS\(MPI_[A-Za-z0-9_]+\)' "$S/libmpi" --include='*.c' |
-    sed -E 's/TIDE_ALIAS\((MPI_[A-Za-z0-9_]+)\)/\1/' > "$tmp.def"
+grep -rhoE 'TIDE_ALIAS\(MPIX?_[A-Za-z0-9_]+\)' "$S/libmpi" --include='*.c' |
+    sed -E 's/TIDE_ALIAS\((MPIX?_[A-Za-z0-9_]+)\)/\1/' > "$tmp.def"
 # handle conversions are made by a macro: IDENTITY(type, Name) defines MPI_Name_c2f and _f2c
 sed -nE 's/^IDENTITY\([A-Za-z_]+, *([A-Za-z]+)\)$/MPI_\1_c2f\
 MPI_\1_f2c/p' "$S/libmpi/runtime/fortran_handles.c" >> "$tmp.def"
@@ -66,6 +66,17 @@ EOF
         }
         END { print ""; exit bad }
     ' "$S/libmpi/include/mpi.h" || exit 1
+    # the extensions of mpi-ext.h
+    echo "## Extensions (mpi-ext.h): User-Level Failure Mitigation (docs/FAULTS.md)"
+    echo
+    echo "| function | status |"
+    echo "| --- | --- |"
+    sed -nE 's/^int (MPIX_[A-Za-z0-9_]+)\(.*/\1/p' "$S/libmpi/include/mpi-ext.h" | while read -r f; do
+        if grep -qx "$f" "$tmp.def"; then st=done; else st=missing; fi
+        n=$(grep -E "^$f " "$S/docs/status-notes.txt" | sed -E 's/^[^ ]+ //')
+        echo "| \`$f\` | ${n:-$st} |"
+    done
+    echo
     cat "$S/docs/status-runtime.md"
 } > "$tmp" || exit 1
 if [ "$1" = "--check" ]; then

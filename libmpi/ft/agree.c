@@ -597,13 +597,24 @@ static struct tide_comm *comm_by_ctx(uint32_t ctx)
     return exact;
 }
 
+static void arrival(struct tide_proc *from, uint32_t ctx, const struct wire *w, size_t plen);
+
 void tide_ft_agree_arrival(struct tide_proc *from, uint32_t ctx, const void *payload, size_t plen)
 {
-    if (plen < sizeof(struct wire))
+    if (plen < sizeof(struct wire) || plen > wire_len(1 << 24))
         return;
-    const struct wire *w = payload;
-    if (w->magic != AGREE_MAGIC || w->nparts > (1u << 24) || plen != wire_len((int)w->nparts))
+    /* a transport's payload need not be aligned for the structure */
+    struct wire *w = malloc(plen);
+    if (!w)
         return;
+    memcpy(w, payload, plen);
+    if (w->magic == AGREE_MAGIC && plen == wire_len((int)w->nparts))
+        arrival(from, ctx, w, plen);
+    free(w);
+}
+
+static void arrival(struct tide_proc *from, uint32_t ctx, const struct wire *w, size_t plen)
+{
     struct tide_comm *c = comm_by_ctx(ctx);
     if (!c) {
         keep(from, ctx, w, plen); /* for a communicator still being made here */
@@ -623,43 +634,58 @@ void tide_ft_agree_arrival(struct tide_proc *from, uint32_t ctx, const void *pay
         keep(from, ctx, w, plen);
 }
 
-/* Messages that waited for a: handled now. */
+static bool still_active(const struct agreement *a)
+{
+    for (struct agreement *x = active; x; x = x->next)
+        if (x == a)
+            return true;
+    return false;
+}
+
+/* Messages that waited for a: handled now (a may be decided, and gone,
+ * by one of them). */
 static void take_inbox(struct agreement *a)
 {
+    struct tide_comm *c = a->c;
+    uint32_t seq = a->seq;
     struct inbox_msg **pp = &inbox;
     while (*pp) {
         struct inbox_msg *m = *pp;
-        if (ctx_of(a->c, m->ctx) && m->w.seq == a->seq) {
-            *pp = m->next;
-            ninbox--;
-            int i = part_of(a, m->from);
-            if (i >= 0 && (uint32_t)a->nparts == m->w.nparts && find_active(a->c, a->seq) == a)
-                handle(a, i, &m->w);
-            free(m);
-        } else {
+        if (!ctx_of(c, m->ctx) || m->w.seq != seq) {
             pp = &m->next;
+            continue;
         }
+        *pp = m->next;
+        ninbox--;
+        if (still_active(a)) {
+            int i = part_of(a, m->from);
+            if (i >= 0 && (uint32_t)a->nparts == m->w.nparts)
+                handle(a, i, &m->w);
+        }
+        free(m);
     }
 }
 
 void tide_ft_agree_failure(struct tide_proc *p)
 {
-    /* each agreement may finish (and go) while we look */
-    bool again = true;
-    while (again) {
-        again = false;
-        for (struct agreement *a = active; a; a = a->next) {
-            if (part_of(a, p) < 0 || a->decided)
-                continue;
-            struct agreement *next = a->next;
-            check_coordinator(a);
-            if (find_active(a->c, a->seq) != a || next != a->next) {
-                again = true;
-                break;
-            }
-        }
-    }
-    /* inbox messages from p can wait no more than their agreements */
+    /* the agreements that wait for p, taken first: each may finish (and
+     * go) while the next is looked at */
+    int n = 0;
+    for (struct agreement *a = active; a; a = a->next)
+        n++;
+    if (!n)
+        return;
+    struct agreement **v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return;
+    int k = 0;
+    for (struct agreement *a = active; a; a = a->next)
+        if (!a->decided && part_of(a, p) >= 0)
+            v[k++] = a;
+    for (int i = 0; i < k; i++)
+        if (still_active(v[i]))
+            check_coordinator(v[i]);
+    free(v);
 }
 
 /* ---- starting ---- */
@@ -741,7 +767,7 @@ int tide_ft_agree_start(struct tide_comm *c, int flag, bool want_ctx,
     a->next = active;
     active = a;
     take_inbox(a);
-    if (find_active(c, a->seq) == a)
+    if (still_active(a))
         check_coordinator(a);
     return MPI_SUCCESS;
 }

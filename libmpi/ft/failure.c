@@ -303,6 +303,26 @@ int tide_ft_pending_error(struct tide_request *r)
                     "the request is still active (MPIX_Comm_failure_ack lets it go on)");
 }
 
+bool tide_ft_probe_fails(struct tide_comm *c, int source)
+{
+    if (c->ft && c->ft->revoked)
+        return true;
+    if (source == MPI_ANY_SOURCE)
+        return tide_ft_unacked(c);
+    return source >= 0 && source < (c->is_inter ? c->remote_size : c->size) && c->peers[source]->failed;
+}
+
+int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn)
+{
+    if (c->ft && c->ft->revoked)
+        return tide_ft_revoked_error(fn, c);
+    if (source == MPI_ANY_SOURCE)
+        return tide_err(MPIX_ERR_PROC_FAILED,
+                        "%s: a process of the communicator failed and the failure is not acknowledged "
+                        "(MPIX_Comm_failure_ack)", fn);
+    return tide_ft_failed_error(fn, c, c->peers[source]);
+}
+
 /* ---- start and end ---- */
 
 static bool hooked;
@@ -319,6 +339,7 @@ void tide_ft_init(void)
 
 void tide_ft_finalize(void)
 {
+    tide_ft_watch_stop();
     pthread_mutex_lock(&report_lock);
     while (reports) {
         struct report *r = reports;

@@ -68,6 +68,10 @@ struct tide_ft_comm *tide_ft_comm_of(struct tide_comm *c);
 void tide_ft_comm_free(struct tide_comm *c);
 /* The error of an operation that involves failed process p of c. */
 int tide_ft_failed_error(const char *fn, struct tide_comm *c, const struct tide_proc *p);
+/* Watch p, a process of another universe, for its death (watch.c):
+ * those on this host through a pidfd; nothing for the others. */
+void tide_ft_watch(struct tide_proc *p);
+void tide_ft_watch_stop(void);
 /* Start: register for the runtime's failure events. */
 void tide_ft_init(void);
 void tide_ft_finalize(void);
@@ -85,6 +89,11 @@ static inline bool tide_ft_interrupted(const struct tide_request *r);
 /* A blocking wildcard receive interrupted: unposted and completed with
  * MPIX_ERR_PROC_FAILED. */
 void tide_ft_end_interrupted(struct tide_request *r);
+/* A probe of source on c that can never match: c revoked, source
+ * failed, or MPI_ANY_SOURCE with a failure not acknowledged; then its
+ * error. */
+bool tide_ft_probe_fails(struct tide_comm *c, int source);
+int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn);
 /* The error MPI_Wait/MPI_Test give an interrupted request. */
 int tide_ft_pending_error(struct tide_request *r);
 

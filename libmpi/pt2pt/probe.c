@@ -7,6 +7,8 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/match.h"
+#include "ft/ft.h"
+#include "comm/comm_fault.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
@@ -64,6 +66,7 @@ struct probe_wait {
     struct tide_comm *c;
     int source, tag;
     struct tide_unexpected *u;
+    bool failed; /* it can never match (ft/ft.h) */
 };
 
 /* The waiting loop's question: it only looks (the loop may ask again
@@ -74,7 +77,17 @@ static bool probe_found(void *arg)
 {
     struct probe_wait *w = arg;
     w->u = find(w->c, w->source, w->tag, false);
-    return w->u != NULL;
+    if (!w->u && __builtin_expect(tide_comm_faults != 0, 0))
+        w->failed = tide_ft_probe_fails(w->c, w->source);
+    return w->u != NULL || w->failed;
+}
+
+/* A probe that found nothing: the error if it never can (ft/ft.h). */
+static int probe_fault(struct tide_comm *c, int source, const char *fn)
+{
+    if (__builtin_expect(tide_comm_faults == 0, 1) || !tide_ft_probe_fails(c, source))
+        return MPI_SUCCESS;
+    return tide_raise_comm(c, tide_ft_probe_error(c, source, fn));
 }
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
@@ -99,7 +112,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     *flag = u != NULL;
     if (u)
         status_of(u, status);
-    return MPI_SUCCESS;
+    return u ? MPI_SUCCESS : probe_fault(c, source, "MPI_Iprobe");
 }
 TIDE_ALIAS(MPI_Iprobe)
 
@@ -114,8 +127,10 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct probe_wait w = {c, source, tag, NULL};
+    struct probe_wait w = {c, source, tag, NULL, false};
     tide_progress_until(probe_found, &w);
+    if (!w.u)
+        return probe_fault(c, source, "MPI_Probe");
     status_of(w.u, status);
     return MPI_SUCCESS;
 }
@@ -156,7 +171,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     }
     *flag = u != NULL;
     if (!u)
-        return MPI_SUCCESS;
+        return probe_fault(c, source, "MPI_Improbe");
     status_of(u, status);
     rc = make_message(c, u, message);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
@@ -177,8 +192,10 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct probe_wait w = {c, source, tag, NULL};
+    struct probe_wait w = {c, source, tag, NULL, false};
     tide_progress_until(probe_found, &w);
+    if (!w.u)
+        return probe_fault(c, source, "MPI_Mprobe");
     tide_match_remove(tide_matchq_find(c->context_id), w.u);
     status_of(w.u, status);
     rc = make_message(c, w.u, message);

@@ -5,6 +5,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/sender_check.h"
+#include "ft/ft.h"
 #include "pt2pt/protocol.h"
 #include "comm/comm.h"
 #include "comm/context.h"
@@ -199,8 +200,10 @@ void tide_sender_comm_installed(struct tide_comm *c)
                     tide.rank, p->nspace, p->rank);
     }
     for (int i = 0; i < n; i++)
-        if (c->peers[i]->universe == TIDE_UNIV_OTHER)
+        if (c->peers[i]->universe == TIDE_UNIV_OTHER) {
             replay(c->peers[i]);
+            tide_ft_watch(c->peers[i]); /* our runtime would not tell us of its death */
+        }
 }
 
 void tide_sender_comm_withdrawn(struct tide_comm *c)

@@ -168,7 +168,7 @@ static int scan_any(int count, MPI_Request reqs[])
         if (inactive(r))
             continue;
         active++;
-        if (r->complete)
+        if (r->complete || r->ft_interrupted)
             return i;
     }
     return active ? -1 : -2;
@@ -192,10 +192,12 @@ static int complete_any(const char *fn, int count, MPI_Request reqs[], int i, in
         return MPI_SUCCESS;
     }
     struct tide_request *r = lookup(reqs[i]);
+    *index = i;
+    if (!r->complete)
+        return interrupted(r); /* stays active */
     struct tide_comm *c = err_comm(r);
     if (c)
         tide_comm_retain(c);
-    *index = i;
     int err = finish(&reqs[i], r, status);
     if (err != MPI_SUCCESS)
         tide_raise_comm(c, err);
@@ -247,7 +249,7 @@ static bool all_complete(int count, MPI_Request reqs[])
 {
     for (int i = 0; i < count; i++) {
         struct tide_request *r = lookup(reqs[i]);
-        if (!inactive(r) && !r->complete)
+        if (!inactive(r) && !r->complete && !r->ft_interrupted)
             return false;
     }
     return true;
@@ -288,11 +290,12 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
                 tide_status_empty(st);
             continue;
         }
-        if (!c && r->error != MPI_SUCCESS && r->comm) {
+        if (!c && (r->error != MPI_SUCCESS || !r->complete) && r->comm) {
             c = r->comm;
             tide_comm_retain(c);
         }
-        note_error(statuses, i, finish(&reqs[i], r, st), &failed);
+        /* an interrupted wildcard receive stays active (ft/ft.h) */
+        note_error(statuses, i, r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r), &failed);
     }
     int rc = MPI_SUCCESS;
     if (failed) {
@@ -356,14 +359,15 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
         if (inactive(r))
             continue;
         active++;
-        if (!r->complete)
+        if (!r->complete && !r->ft_interrupted)
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
-        if (!c && r->error != MPI_SUCCESS && r->comm) {
+        if (!c && (r->error != MPI_SUCCESS || !r->complete) && r->comm) {
             c = r->comm;
             tide_comm_retain(c);
         }
-        note_error(statuses, n, finish(&reqs[i], r, st), &failed);
+        /* an interrupted wildcard receive stays active (ft/ft.h) */
+        note_error(statuses, n, r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r), &failed);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;

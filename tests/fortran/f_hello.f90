@@ -1,4 +1,5 @@
-! f_hello.f90: MPI_Init, rank, size and processor name through mpif.h.
+! f_hello.f90: MPI_Init, rank, size and processor name through mpif.h;
+! MPI_Pcontrol (no ierror argument in Fortran).
 program f_hello
     implicit none
     include 'mpif.h'
@@ -7,6 +8,7 @@ program f_hello
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
     call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+    call MPI_Pcontrol(1)
     name = 'unset'
     call MPI_Get_processor_name(name, namelen, ierr)
     if (ierr /= MPI_SUCCESS .or. namelen < 1 .or. len_trim(name) /= namelen) then

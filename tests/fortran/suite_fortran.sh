@@ -5,7 +5,10 @@
 # callbacks, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran; the same
 # with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
-# ierror, large counts, TYPE(C_PTR) memory and RMA); a Fortran ocean and a
+# ierror, large counts, TYPE(C_PTR) memory and RMA, attribute callbacks);
+# memory as Cray pointers and TYPE(C_PTR) in mpif.h and `use mpi`;
+# generalized requests and data representations with Fortran callbacks;
+# MPI_Comm_spawn_multiple of a Fortran child; a Fortran ocean and a
 # C atmosphere, two jobs coupled through a port. Skipped when Tide was
 # built without Fortran.
 
@@ -19,9 +22,14 @@ if [ -x "$B/bin/mpifort" ]; then
         # files of the programs' own modules go to bin/, not the cwd
         werror=-Werror
         grep -q "include 'mpif.h'" "$src" && werror=
+        # a program may ask for more flags: "! build-flags: -fcray-pointer"
+        extra=$(sed -n 's/^! build-flags: //p' "$src")
         tcase fortran.build.$n -t 120 -- \
-            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds -J "$FB" -o "$FB/$n" "$src"
+            "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds $extra -J "$FB" -o "$FB/$n" "$src"
     done
+    # fixed form: mpif.h must keep to 72 columns (a longer line is cut)
+    tcase fortran.build.f_fixed -t 120 -- "$B/bin/mpifort" -O1 -g -Wall -Werror=line-truncation \
+        -o "$FB/f_fixed" "$S/tests/fortran/f_fixed.f"
     tcase fortran.build.c_spawn_parent -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$FB/c_spawn_parent" "$S/tests/fortran/c_spawn_parent.c"
     tcase fortran.build.c_atmosphere -t 120 -- \
@@ -31,6 +39,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.mpifort-ompi-fc -t 10 -out "^other " -- env -u TIDE_FC OMPI_FC=other "$B/bin/mpif77" -showme x.f90
 
     tcase fortran.hello -t 60 -out "hello rank 2 of 3 on " -- $MPIEXEC -n 3 "$FB/f_hello"
+    tcase fortran.fixed-form -t 60 -out "fixed form ok" -- $MPIEXEC -n 2 "$FB/f_fixed"
     tcase fortran.hello-module -t 60 -out "module hello rank 1 of 2" -- $MPIEXEC -n 2 "$FB/f_hello_mod"
     tcase fortran.ring -t 60 -out "ring of 4 ok" -- $MPIEXEC -n 4 "$FB/f_ring"
     tcase fortran.nonblocking -t 60 -out "nonblocking 3 ok" -- $MPIEXEC -n 3 "$FB/f_nonblock"
@@ -58,6 +67,20 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.f08-io-1 -t 60 -out "f08 io on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_io"
     tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
     tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
+    tcase fortran.memory-cray-pointer -t 60 -out "memory on 3 ok" -- $MPIEXEC -n 3 "$FB/f_memory"
+    tcase fortran.memory-cray-pointer-1 -t 60 -out "memory on 1 ok" -- $MPIEXEC -n 1 "$FB/f_memory"
+    tcase fortran.memory-module -t 60 -out "module memory on 3 ok" -- $MPIEXEC -n 3 "$FB/f_memory_mod"
+    tcase fortran.f08-attributes -t 60 -out "f08 attributes ok" -- $MPIEXEC -n 2 "$FB/f08_attr"
+    tcase fortran.callbacks -t 60 -out "callbacks on 2 ok" -- \
+        $MPIEXEC -n 2 "$FB/f_callbacks" "$FB/f_callbacks.$$.dat"
+    tcase fortran.callbacks-module -t 60 -out "module callbacks on 2 ok" -- \
+        $MPIEXEC -n 2 "$FB/f_callbacks_mod" "$FB/f_callbacks_mod.$$.dat"
+    tcase fortran.f08-callbacks -t 60 -out "f08 callbacks on 2 ok" -- \
+        $MPIEXEC -n 2 "$FB/f08_callbacks" "$FB/f08_callbacks.$$.dat"
+    tcase fortran.spawn-multiple -t 90 -out "spawn_multiple: 3 Fortran children of 2 apps answered" -- \
+        $MPIEXEC -n 2 "$FB/f_spawn_multi" "$FB/f_spawn_multi_child"
+    tcase fortran.f08-spawn-multiple -t 90 -out "f08 spawn_multiple: 2 Fortran children of 2 apps answered" -- \
+        $MPIEXEC -n 1 "$FB/f08_spawn_multi" "$FB/f_spawn_multi_child"
     tcase fortran.spawn-c-child -t 90 -out "fortran parent: 2 C children answered" -- \
         $MPIEXEC -n 2 "$FB/f_spawn_parent" "$TB/dpm_spawn" 2
     tcase fortran.spawn-fortran-child -t 90 -out "C parent: 2 Fortran children answered" -- \

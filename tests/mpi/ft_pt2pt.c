@@ -2,7 +2,7 @@
  * ft_pt2pt.c: what a process failure does to point-to-point operations,
  * and the calls that repair a communicator (mpi-ext.h; run under
  * mpiexec --enable-recovery, at least 4 ranks). The last rank kills
- * itself after a barrier; the survivors check, in order:
+ * itself after an agreement; the survivors check, in order:
  *  - a receive from it ends with MPIX_ERR_PROC_FAILED (rank 0 posts it
  *    before the death, so it is pending when the failure arrives);
  *  - a send to it, once the failure is known, ends the same way;
@@ -10,13 +10,18 @@
  *    MPIX_ERR_PROC_FAILED_PENDING and stays pending; a blocking one gives
  *    MPIX_ERR_PROC_FAILED; after MPIX_Comm_failure_ack the pending one
  *    goes on and matches a message from a survivor;
+ *  - probes from it, or from MPI_ANY_SOURCE before the acknowledgement,
+ *    end the same way;
  *  - MPIX_Comm_get_failed / failure_get_acked / ack_failed name it;
  *  - a barrier on the communicator ends with MPIX_ERR_PROC_FAILED at
  *    every survivor (it can never complete);
  *  - MPIX_Comm_agree gives every survivor the AND of their flags;
  *  - MPIX_Comm_shrink gives the survivors a working communicator;
+ *  - the multiple-completion calls report an interrupted receive in its
+ *    status and leave it active;
  *  - MPIX_Comm_revoke of it ends a pending receive at another rank with
- *    MPIX_ERR_REVOKED, and later operations too, but agree still works.
+ *    MPIX_ERR_REVOKED, and later operations too, but agree and (nonblocking)
+ *    shrink still work.
  */
 #include "testutil.h"
 
@@ -41,7 +46,10 @@ int main(int argc, char **argv)
     MPI_Request pending = MPI_REQUEST_NULL;
     if (rank == 0)
         CHECK_OK(MPI_Irecv(&v, 1, MPI_INT, victim, 7, comm, &pending));
-    CHECK_OK(MPI_Barrier(comm));
+    /* everyone is here (an agreement, not a barrier: the victim could
+     * leave a barrier and die while a slower rank is still in it) */
+    int flag = 1;
+    CHECK_OK(MPIX_Comm_agree(comm, &flag));
     if (rank == victim)
         raise(SIGKILL);
 
@@ -58,10 +66,38 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 10, comm, &any));
     CHECK_ERR(MPI_Wait(&any, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED_PENDING);
     CHECK(any != MPI_REQUEST_NULL, "the interrupted request must stay active");
-    int flag = 1;
+    flag = 1;
     CHECK_ERR(MPI_Test(&any, &flag, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED_PENDING);
     CHECK(!flag, "an interrupted receive is not complete");
     CHECK_ERR(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 11, comm, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    /* probes that can never match */
+    MPI_Message msg;
+    CHECK_ERR(MPI_Probe(victim, 30, comm, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    CHECK_ERR(MPI_Mprobe(victim, 30, comm, &msg, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    CHECK_ERR(MPI_Iprobe(MPI_ANY_SOURCE, 30, comm, &flag, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    /* the multiple-completion calls: the interrupted one in its status,
+     * still active; the other completes */
+    MPI_Request two[2];
+    int w = -1;
+    MPI_Status sts[2];
+    CHECK_OK(MPI_Irecv(&w, 1, MPI_INT, MPI_ANY_SOURCE, 20, comm, &two[0]));
+    CHECK_OK(MPI_Isend(&rank, 1, MPI_INT, rank, 21, comm, &two[1]));
+    int self_v = -1;
+    CHECK_OK(MPI_Recv(&self_v, 1, MPI_INT, rank, 21, comm, MPI_STATUS_IGNORE));
+    CHECK_ERR(MPI_Waitall(2, two, sts), MPI_ERR_IN_STATUS);
+    int ec;
+    MPI_Error_class(sts[0].MPI_ERROR, &ec);
+    CHECK(ec == MPIX_ERR_PROC_FAILED_PENDING && sts[1].MPI_ERROR == MPI_SUCCESS, "waitall statuses %d %d", ec,
+          sts[1].MPI_ERROR);
+    CHECK(two[0] != MPI_REQUEST_NULL && two[1] == MPI_REQUEST_NULL, "waitall: which requests stay active");
+    int idx = -1;
+    CHECK_ERR(MPI_Waitany(2, two, &idx, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED_PENDING);
+    CHECK(idx == 0 && two[0] != MPI_REQUEST_NULL, "waitany index %d", idx);
+    CHECK_OK(MPI_Cancel(&two[0]));
+    CHECK_OK(MPI_Wait(&two[0], &sts[0]));
+    int cancelled = 0;
+    MPI_Test_cancelled(&sts[0], &cancelled);
+    CHECK(cancelled, "the interrupted receive is cancelled");
 
     MPI_Group failed, acked;
     int n;
@@ -142,19 +178,22 @@ int main(int argc, char **argv)
         /* the others see it come by themselves */
         while (MPIX_Comm_is_revoked(small, &is) == MPI_SUCCESS && !is) {
             int f;
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &f, MPI_STATUS_IGNORE);
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &f, MPI_STATUS_IGNORE);
         }
     }
     CHECK_OK(MPIX_Comm_is_revoked(small, &is));
     CHECK(is, "revoked");
     CHECK_ERR(MPI_Send(&rank, 1, MPI_INT, (srank + 1) % ssize, 13, small), MPIX_ERR_REVOKED);
     CHECK_ERR(MPI_Barrier(small), MPIX_ERR_REVOKED);
+    CHECK_ERR(MPI_Probe(MPI_ANY_SOURCE, 31, small, MPI_STATUS_IGNORE), MPIX_ERR_REVOKED);
     /* repair still works on a revoked communicator */
     flag = 1;
     CHECK_OK(MPIX_Comm_agree(small, &flag));
     CHECK(flag == 1, "flag after revoke %d", flag);
     MPI_Comm again;
-    CHECK_OK(MPIX_Comm_shrink(small, &again));
+    MPI_Request sr;
+    CHECK_OK(MPIX_Comm_ishrink(small, &again, &sr));
+    CHECK_OK(MPI_Wait(&sr, MPI_STATUS_IGNORE));
     MPI_Comm_size(again, &n);
     CHECK(n == size - 1, "shrink of a revoked communicator: %d", n);
     CHECK_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, again));

@@ -1,0 +1,28 @@
+! f_fixed.f: mpif.h in a fixed-form program (lines of 72 columns):
+! the predefined callbacks and MPI_AINT_ADD declared by it, a keyval
+! with MPI_COMM_DUP_FN and MPI_COMM_NULL_DELETE_FN through MPI_COMM_DUP.
+      PROGRAM FFIXED
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER IERR, RANK, KV, DUP
+      INTEGER(KIND=MPI_ADDRESS_KIND) VAL, EXTRA
+      LOGICAL FLAG
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
+      EXTRA = 0
+      CALL MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN,
+     &     MPI_COMM_NULL_DELETE_FN, KV, EXTRA, IERR)
+      VAL = MPI_AINT_ADD(40_MPI_ADDRESS_KIND, 2_MPI_ADDRESS_KIND)
+      CALL MPI_COMM_SET_ATTR(MPI_COMM_WORLD, KV, VAL, IERR)
+      CALL MPI_COMM_DUP(MPI_COMM_WORLD, DUP, IERR)
+      VAL = 0
+      CALL MPI_COMM_GET_ATTR(DUP, KV, VAL, FLAG, IERR)
+      IF (.NOT. FLAG .OR. VAL .NE. 42) THEN
+         PRINT *, 'FAIL fixed form attribute', FLAG, VAL
+         CALL MPI_ABORT(MPI_COMM_WORLD, 1, IERR)
+      END IF
+      CALL MPI_COMM_FREE(DUP, IERR)
+      CALL MPI_COMM_FREE_KEYVAL(KV, IERR)
+      IF (RANK .EQ. 0) PRINT '(A)', 'fixed form ok'
+      CALL MPI_FINALIZE(IERR)
+      END

@@ -1,0 +1,72 @@
+# suite_ft.sh: process failures reported to the application and the job
+# going on (mpiexec --enable-recovery; mpi-ext.h: MPIX_Comm_revoke,
+# agree, shrink, failure acknowledgement). Ranks kill themselves
+# (SIGKILL) at chosen points; the survivors must see the failure where
+# the standard's ULFM text says, never hang, and finish a computation on
+# the shrunk communicator with the right answer.
+
+FT="$MPIEXEC --enable-recovery"
+
+# point-to-point: a pending receive, sends, wildcard receives and their
+# acknowledgement, barrier, agree, shrink, revoke (ft_pt2pt.c)
+tcase ft.pt2pt.4 -t 60 -out "ft_pt2pt: ok .3 survivors" -err "rank 3 .* killed by signal 9" -- $FT -n 4 $TB/ft_pt2pt
+tcase ft.pt2pt.8 -t 60 -out "ft_pt2pt: ok .7 survivors" -- $FT -n 8 $TB/ft_pt2pt
+tcase ft.pt2pt.tcp -t 60 -out "ft_pt2pt: ok .5 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 6 $TB/ft_pt2pt
+tcase ft.pt2pt.sim-nodes -t 60 -out "ft_pt2pt: ok .5 survivors" -- env TIDE_SIM_NODES=3 $FT -n 6 $TB/ft_pt2pt
+# the same switch by parameter and by Open MPI's spelling
+tcase ft.pt2pt.param -t 60 -out "ft_pt2pt: ok" -- env TIDE_ENABLE_RECOVERY=1 $MPIEXEC -n 4 $TB/ft_pt2pt
+tcase ft.pt2pt.with-ft -t 60 -out "ft_pt2pt: ok" -- $MPIEXEC --with-ft ulfm -n 4 $TB/ft_pt2pt
+# without recovery mode a death still ends the job, fast
+tcase ft.pt2pt.no-recovery -t 60 -rc 137 -err "rank 3 .* killed by signal 9" -- $MPIEXEC -n 4 $TB/ft_pt2pt
+
+# a death during each collective: the root (0) and another rank (2)
+for c in barrier bcast reduce allreduce gather allgather allgatherv scatter alltoall scan exscan \
+         reduce_scatter_block ibarrier iallreduce; do
+    tcase ft.coll.$c.root -t 60 -out "ft_coll: $c ok, 1 rounds, 4 survivors" -- $FT -n 5 $TB/ft_coll $c 0
+    tcase ft.coll.$c.other -t 60 -out "ft_coll: $c ok, 1 rounds, 4 survivors" -- $FT -n 5 $TB/ft_coll $c 2
+done
+# every collective in turn, one more death in each, at 16 ranks
+tcase ft.coll.all.16 -t 120 -out "ft_coll: all ok, 14 rounds, 2 survivors" -- $FT -n 16 $TB/ft_coll all 5
+tcase ft.coll.all.sim-nodes -t 120 -out "ft_coll: all ok, 14 rounds, 2 survivors" -- \
+    env TIDE_SIM_NODES=3 $FT -n 16 $TB/ft_coll all 3
+
+# chaos: random deaths over many iterations; nothing hangs, survivors agree
+for seed in 1 2 3; do
+    tcase ft.chaos.$seed -t 120 -out "ft_chaos: 300 iterations, 8 kills, 4 survivors" -- $FT -n 12 $TB/ft_chaos 300 8 $seed
+done
+tcase ft.chaos.tcp -t 120 -out "ft_chaos: 200 iterations, 5 kills, 3 survivors" -- \
+    env TIDE_TRANSPORTS=tcp,self $FT -n 8 $TB/ft_chaos 200 5 11
+tcase ft.chaos.sim-nodes -t 120 -out "ft_chaos: 200 iterations, 6 kills, 4 survivors" -- \
+    env TIDE_SIM_NODES=3 $FT -n 10 $TB/ft_chaos 200 6 5
+
+# spawned children: a death across the intercommunicator, and a shrink
+# of the intercommunicator by parents and children together
+tcase ft.spawn.1 -t 60 -out "ft_spawn: 3 children, child 1 failed, 2 shrunk" -- $FT -n 2 $TB/ft_spawn 3 1 run
+tcase ft.spawn.leader -t 60 -out "ft_spawn: 3 children, child 0 failed, 2 shrunk" -- $FT -n 1 $TB/ft_spawn 3 0 run
+
+# a server with 5 client jobs (each its own mpiexec, no recovery mode), 2
+# of which die mid-session: the server serves the other 3 to the end
+FT_TMP=$(mktemp -d)
+ft_server_clients() {
+    pf="$FT_TMP/port.$1"
+    rm -f "$pf"
+    env $2 $MPIEXEC --timeout 60 -n 1 $TB/ft_server server "$pf" 5 2 > "$FT_TMP/server.out" 2>&1 &
+    spid=$!
+    i=0
+    while [ ! -s "$pf" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$pf" ] || { echo "no port file"; kill $spid; return 1; }
+    cpids=""
+    for k in 0 1 2 3 4; do
+        die=0
+        [ $k = 1 ] || [ $k = 3 ] && die=1
+        env $2 $MPIEXEC --timeout 60 -n 1 $TB/ft_server client "$pf" $k $die > "$FT_TMP/client.$k" 2>&1 &
+        cpids="$cpids $!"
+    done
+    wait $spid || { cat "$FT_TMP/server.out"; return 1; }
+    for p in $cpids; do wait $p; done
+    grep -q "ft_server: served 3 clients, 2 failed" "$FT_TMP/server.out" &&
+        grep -q "killed by signal 9" "$FT_TMP/client.1" && grep -q "killed by signal 9" "$FT_TMP/client.3"
+}
+tcheck ft.server.shm ft_server_clients shm X=1
+tcheck ft.server.tcp ft_server_clients tcp TIDE_TRANSPORTS=tcp,self
+rm -rf "$FT_TMP"
