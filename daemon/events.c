@@ -154,6 +154,8 @@ void events_deliver(const struct tide_ctl_msg *m)
             return;
         }
         notify(m, inj);
+        /* our fences stop waiting for it */
+        fence_rank_failed(m->text, (int)m->rank);
         return;
     }
     pmix_data_buffer_t buf;

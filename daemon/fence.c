@@ -127,16 +127,11 @@ static void fence_append(struct fence_req *f, const void *data, size_t n, const 
 }
 
 /* Which of this daemon and its children have participants below them:
- * from the job table (every daemon knows every job of its mpiexec).
- * -1 if a participant is not known here. */
-static int fence_plan(struct fence_req *f)
+ * from the job table (every daemon knows every job of its mpiexec). A
+ * rank reported failed (recovery mode) and a lost child's subtree take no
+ * part. -1 if a participant is not known here. */
+static int fence_plan_into(const struct fence_req *f, bool *local, bool *kids)
 {
-    int nkids = relay_nkids();
-    f->kid_expected = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
-    f->kid_in = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
-    if (!f->kid_expected || !f->kid_in)
-        return -1;
-    f->nkids = nkids;
     for (size_t i = 0; i < f->nprocs; i++) {
         struct djob *job = djob_find(f->procs[i].nspace);
         if (!job)
@@ -149,17 +144,43 @@ static int fence_plan(struct fence_req *f)
             hi = lo + 1;
         }
         for (int r = lo; r < hi; r++) {
+            if (job->failed && job->failed[r])
+                continue;
             int node = job->desc.rank_node[r];
             if (node == tided.node) {
-                f->local_expected = true;
+                *local = true;
                 continue;
             }
             int k = relay_kid_toward(node);
-            if (k >= 0)
-                f->kid_expected[k] = true;
+            if (k >= 0 && k < f->nkids && !relay_kid_lost(k))
+                kids[k] = true;
         }
     }
     return 0;
+}
+
+static int fence_plan(struct fence_req *f)
+{
+    int nkids = relay_nkids();
+    f->kid_expected = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
+    f->kid_in = calloc((size_t)(nkids ? nkids : 1), sizeof(bool));
+    if (!f->kid_expected || !f->kid_in)
+        return -1;
+    f->nkids = nkids;
+    return fence_plan_into(f, &f->local_expected, f->kid_expected);
+}
+
+/* Are all the participants' jobs in recovery mode? (a lost part then
+ * does not fail the fence: it goes on with the survivors, as libpmix's
+ * own does on one node) */
+static bool fence_recovers(const struct fence_req *f)
+{
+    for (size_t i = 0; i < f->nprocs; i++) {
+        struct djob *job = djob_find(f->procs[i].nspace);
+        if (!job || !(job->desc.flags & TIDE_JOB_RECOVERY))
+            return false;
+    }
+    return f->nprocs > 0;
 }
 
 /* The oldest fence of this participant set that has not had the part
@@ -302,9 +323,48 @@ void fence_kid_lost(int kid)
     for (struct fence_req *f = fences; f; f = f->next)
         if (!f->sent && kid < f->nkids && f->kid_expected[kid] && !f->kid_in[kid]) {
             f->kid_expected[kid] = false;
-            f->status = -1;
+            if (!fence_recovers(f))
+                f->status = -1;
             fence_maybe_send(f);
         }
+}
+
+void fence_rank_failed(const char *nspace, int rank)
+{
+    struct djob *job = djob_find(nspace);
+    if (!job || rank < 0 || rank >= job->desc.nprocs)
+        return;
+    if (!job->failed)
+        job->failed = calloc((size_t)job->desc.nprocs, 1);
+    if (!job->failed)
+        return;
+    job->failed[rank] = 1;
+    /* the fences under way stop waiting for parts that can no longer come */
+    for (struct fence_req *f = fences; f; f = f->next) {
+        if (f->sent || f->status != 0)
+            continue;
+        bool local = false;
+        bool *kids = calloc((size_t)(f->nkids ? f->nkids : 1), sizeof(bool));
+        if (!kids || fence_plan_into(f, &local, kids) != 0) {
+            free(kids);
+            continue;
+        }
+        bool changed = false;
+        if (f->local_expected && !f->local_in && !local) {
+            f->local_expected = false;
+            changed = true;
+        }
+        for (int k = 0; k < f->nkids; k++)
+            if (f->kid_expected[k] && !f->kid_in[k] && !kids[k]) {
+                f->kid_expected[k] = false;
+                changed = true;
+            }
+        free(kids);
+        if (changed) {
+            TIDE_DEBUG(2, "fence %s goes on without the part of %s:%d (failed)", f->sig, nspace, rank);
+            fence_maybe_send(f);
+        }
+    }
 }
 
 static void fence_release_fn(void *cbdata)

@@ -164,12 +164,13 @@ static void on_kill(const struct tide_ctl_msg *m)
 }
 
 /* mpiexec: a job has ended everywhere. A namespace registered here only
- * for reference (no local rank) is released now; one with local ranks is
- * released as soon as their output is drained (tided_maybe_exit). */
+ * for reference (no local rank), or a recovery job whose local ranks have
+ * all ended, is released now; one with local ranks is released as soon as
+ * their output is drained (tided_maybe_exit). */
 static void on_job_ended(const struct tide_ctl_msg *m)
 {
     struct djob *job = djob_find(m->text);
-    if (job && job->nlocal == 0 && !tided.shutting_down) {
+    if (job && (job->nlocal == 0 || job->local_released) && !tided.shutting_down) {
         TIDE_DEBUG(2, "job %s ended: releasing its namespace", job->desc.nspace);
         djob_remove(job);
         tided_job_release(job);

@@ -397,8 +397,11 @@ void tided_kill_all(int sig)
         tided_kill_job(j, sig);
 }
 
-void tided_job_release(struct djob *job)
+void tided_job_release_local(struct djob *job)
 {
+    if (job->local_released)
+        return;
+    job->local_released = true;
     for (int i = 0; i < job->nlocal; i++) {
         struct dproc *p = &job->procs[i];
         iof_close(p);
@@ -417,14 +420,23 @@ void tided_job_release(struct djob *job)
     }
     if (job->registered)
         PMIx_server_deregister_nspace(job->desc.nspace, NULL, NULL);
+    job->registered = false;
     if (job->kill_timer)
         event_free(job->kill_timer);
+    job->kill_timer = NULL;
     if (job->launch_ev)
         event_free(job->launch_ev);
+    job->launch_ev = NULL;
     char jobdir[4200];
     snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
     tide_rmtree(jobdir);
+}
+
+void tided_job_release(struct djob *job)
+{
+    tided_job_release_local(job);
     free(job->procs);
+    free(job->failed);
     tide_job_free(&job->desc);
     free(job);
 }

@@ -116,6 +116,11 @@ void relay_kid_gone(int kid)
         relay.kids[kid].lost = true;
 }
 
+bool relay_kid_lost(int kid)
+{
+    return kid >= 0 && kid < relay.nkids && relay.kids[kid].lost;
+}
+
 int relay_kid_toward(int node)
 {
     if (!relay.in_tree || node == tided.node)

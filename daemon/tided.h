@@ -65,6 +65,8 @@ struct djob {
     int launch_next;         /* index of the next local rank to start */
     bool launching;          /* ranks are still being started */
     bool launch_stop;        /* the job was killed: start no more */
+    unsigned char *failed;   /* recovery mode: per rank, reported failed (NULL: none yet) */
+    bool local_released;     /* tided_job_release_local was done */
     struct djob *next;
 };
 
@@ -103,6 +105,11 @@ int tided_launch(struct djob *job, char *err, size_t errlen);
 void tided_kill_job(struct djob *job, int sig);
 void tided_kill_all(int sig);
 void tided_job_release(struct djob *job);
+/* What the job's local ranks held here (pipes, PMIx registrations, its
+ * private directory), released once they have all ended; the job stays
+ * in the table (recovery mode: it runs on elsewhere, and fences that
+ * pass through this daemon are planned from its description). */
+void tided_job_release_local(struct djob *job);
 
 /* binding.c: binding ranks to cpus (policy arithmetic in bind_policy.c) */
 struct rank_binding {
@@ -174,6 +181,8 @@ int relay_kid_node(int kid);
 bool relay_kid_linked(int kid);
 /* The child will not link (its agent ended): its link is refused from now. */
 void relay_kid_gone(int kid);
+/* The child's link was lost (or it never came): its subtree is gone. */
+bool relay_kid_lost(int kid);
 /* tree_launch.c: starting our children through the launch agent */
 struct tide_ctltree;
 void tree_launch_kids(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN],
@@ -201,6 +210,9 @@ void fence_release(const struct tide_ctl_msg *m);
 /* The gathered part of child kid (relay.c), and the loss of a child. */
 void fence_from_kid(int kid, const struct tide_ctl_msg *m);
 void fence_kid_lost(int kid);
+/* Recovery mode: a rank was reported failed (events.c); fences no longer
+ * wait for it. */
+void fence_rank_failed(const char *nspace, int rank);
 void dmodex_submit(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 void dmodex_serve(const struct tide_ctl_msg *m);
 void dmodex_answer(const struct tide_ctl_msg *m);

@@ -76,7 +76,13 @@ void tided_maybe_exit(void)
             for (int i = 0; i < j->nlocal; i++)
                 if (j->procs[i].out.fd >= 0 || j->procs[i].err.fd >= 0)
                     streams_open = true;
-            if (!streams_open) {
+            if (streams_open) {
+                continue;
+            } else if (j->desc.flags & TIDE_JOB_RECOVERY) {
+                /* recovery mode: the job may go on elsewhere; it stays
+                 * known here until mpiexec says it ended (JOB_ENDED) */
+                tided_job_release_local(j);
+            } else {
                 djob_remove(j);
                 tided_job_release(j);
             }

@@ -145,11 +145,19 @@ void recovery_nodes_lost(const struct mdaemon *d, const char *why)
             len += (size_t)snprintf(list + len, cap - len, "%s%s", n ? ", " : "", name);
             n++;
         }
+    int below = 0;
+    for (int k = 0; k < mx.nnodes; k++)
+        below += k != d->node && lost_with(d, k);
+    char whose[128];
+    if (below)
+        snprintf(whose, sizeof whose, "the %s of it and of the %d %s below it in the tree", n == 1 ? "rank" : "ranks",
+                 below, below == 1 ? "daemon" : "daemons");
+    else
+        snprintf(whose, sizeof whose, "its %s", n == 1 ? "rank" : "ranks");
     if (n)
-        fprintf(stderr,
-                "mpiexec: lost contact with tided on node %d (%s): %s; its %s (%s) %s failed; the job goes on "
-                "(recovery mode)\n",
-                d->node, d->host, why, n == 1 ? "rank" : "ranks", list ? list : "?", n == 1 ? "has" : "have");
+        fprintf(stderr, "mpiexec: lost contact with tided on node %d (%s): %s; %s (%s) %s failed; the job goes on "
+                        "(recovery mode)\n",
+                d->node, d->host, why, whose, list ? list : "?", n == 1 ? "has" : "have");
     else
         fprintf(stderr, "mpiexec: lost contact with tided on node %d (%s): %s; it had no rank; the job goes on "
                         "(recovery mode)\n",

@@ -121,6 +121,17 @@ void spawn_on_request(struct mdaemon *d, struct tide_rbuf *r)
             job_set_recovery(job, recovery == 1);
         }
     }
+    /* recovery mode: a node whose daemon was lost takes no new rank */
+    for (int k = 0; job && k < job->desc.nprocs; k++) {
+        struct mdaemon *on = daemon_of_node(job->desc.rank_node[k]);
+        if (on && on->gone) {
+            snprintf(err, sizeof err, "spawn: rank %d would go to node %d (%s), whose daemon was lost", k, on->node,
+                     on->host);
+            job_discard(job);
+            job = NULL;
+            status = -1;
+        }
+    }
     spawn_request_free(&req);
     if (status != 0) {
         /* the spawning rank's error says to look here for the reason */

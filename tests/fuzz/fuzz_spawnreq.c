@@ -2,7 +2,8 @@
  * fuzz_spawnreq.c: libFuzzer target for the spawn request decoding of
  * mpiexec (launcher/spawnreq.c, used by launcher/spawn.c): the input is a
  * TIDE_CTL_SPAWN payload as a daemon forwards it. Each decoded "soft" info
- * value is also evaluated as spawn.c does, against several limits.
+ * value is also evaluated as spawn.c does, against several limits, and
+ * the "enable_recovery" values are combined as spawn.c does.
  */
 /* sources: launcher/spawnreq.c common/wire.c common/argv.c */
 #include "launcher/spawnreq.h"
@@ -22,6 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0) {
         if (!req.parent_nspace || req.napps == 0 || req.napps > TIDE_SPAWN_MAX_APPS ||
             req.total <= 0)
+            abort();
+        int choice = spawn_recovery_choose(&req, err, sizeof err);
+        if (choice < -2 || choice > 1)
             abort();
         static const int limits[] = {-1, 0, 1, 7, 1 << 20, 0x7fffffff};
         for (uint32_t a = 0; a < req.napps; a++) {

@@ -235,6 +235,34 @@ static void test_ignored_options(void **state)
     mpiexec_opts_free(&o);
 }
 
+/* recovery mode: Tide's and Open MPI's spellings */
+static void test_recovery_options(void **state)
+{
+    (void)state;
+    struct mpiexec_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, err, "mpiexec -n 2 p"), 0);
+    assert_int_equal(o.recovery, -1);
+    mpiexec_opts_free(&o);
+    static const char *const on[] = {"mpiexec --enable-recovery p", "mpiexec --with-ft ulfm p",
+                                     "mpiexec --with-ft=ulfm p", "mpiexec --with-ft mpi p",
+                                     "mpiexec --disable-recovery --enable-recovery p"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+        assert_int_equal(parse(&o, err, on[i]), 0);
+        assert_int_equal(o.recovery, 1);
+        assert_string_equal(o.apps[0].exe, "p");
+        mpiexec_opts_free(&o);
+    }
+    assert_int_equal(parse(&o, err, "mpiexec --enable-recovery --disable-recovery p"), 0);
+    assert_int_equal(o.recovery, 0);
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec --with-ft=none p"), 0);
+    assert_int_equal(o.recovery, 0);
+    mpiexec_opts_free(&o);
+    expect_error("mpiexec --with-ft cr p", "'cr' is not ulfm");
+    expect_error("mpiexec --with-ft", "needs a value");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mapping_options),
         cmocka_unit_test(test_ignored_options),
+        cmocka_unit_test(test_recovery_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,6 +86,7 @@ static void test_decode(void **state)
     assert_string_equal(req.specs[1].exe, "./b");
     assert_null(req.softs[0]);
     assert_string_equal(req.softs[1], "1:3");
+    assert_null(req.recoveries[1]);
     spawn_request_free(&req);
 
     /* truncated: refused, with the request id kept for the answer */
@@ -97,12 +98,36 @@ static void test_decode(void **state)
     tide_wire_free(&w);
 }
 
+static void test_recovery_choice(void **state)
+{
+    (void)state;
+    char *none[] = {NULL, NULL}, *on[] = {NULL, "true"}, *off[] = {"false", NULL}, *agree[] = {"true", "1"},
+         *disagree[] = {"true", "false"}, *bad[] = {"yes", NULL};
+    struct spawn_request req = {.napps = 2};
+    char err[256];
+    req.recoveries = none;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), -1);
+    req.recoveries = on;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), 1);
+    req.recoveries = off;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), 0);
+    req.recoveries = agree;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), 1);
+    req.recoveries = disagree;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), -2);
+    assert_non_null(strstr(err, "disagree"));
+    req.recoveries = bad;
+    assert_int_equal(spawn_recovery_choose(&req, err, sizeof err), -2);
+    assert_non_null(strstr(err, "'yes'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_soft_values),
         cmocka_unit_test(test_soft_stride_overflow),
         cmocka_unit_test(test_soft_malformed),
+        cmocka_unit_test(test_recovery_choice),
         cmocka_unit_test(test_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
