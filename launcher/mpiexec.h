@@ -46,6 +46,7 @@ struct mjob {
     int nexited;
     int launch_reports;   /* LAUNCHED messages received */
     bool launch_failed;
+    bool start_failed;    /* recovery mode: a rank died before it connected; the job was ended */
     bool ended;           /* every rank has exited */
     struct mdaemon *spawn_daemon; /* a spawned job: who asked, to answer when launched */
     uint32_t spawn_reqid;

@@ -69,7 +69,6 @@ static void record(const struct mjob *job, int rank, int status)
 
 void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code, bool connected)
 {
-    (void)connected;
     char who[64];
     recovery_rank_name(job, rank, who, sizeof who);
     const char *host = mx.hosts[job->desc.rank_node[rank]];
@@ -92,6 +91,15 @@ void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int co
     record(job, rank, how == TIDE_EXIT_SIGNALED ? 128 + code : code != 0 ? code : 1);
     announce(job, rank, exit_code);
     fences_ranks_failed();
+    if (!connected && !job->start_failed) {
+        /* it died before it reached the PMIx server: the job's start-up
+         * fence (libpmix's own count of the node's ranks) can never
+         * complete, so the job cannot start; its other ranks are ended
+         * (and reported failed), and a spawn waiting for it fails */
+        job->start_failed = true;
+        fprintf(stderr, "mpiexec: %s died before it started: its job cannot start and is ended\n", who);
+        daemons_kill_job(job->desc.jobid, SIGKILL);
+    }
 }
 
 void recovery_rank_ended_cleanly(void)

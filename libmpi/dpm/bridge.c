@@ -22,6 +22,7 @@
  * known through PMIx and prove rank keys).
  */
 #include "runtime/api.h"
+#include "ft/ft.h"
 #include "comm/comm.h"
 #include "comm/context.h"
 #include "comm/exchange.h"
@@ -103,6 +104,16 @@ static struct tide_unexpected *from_only(struct tide_matchq *q, int tag, struct 
     return best;
 }
 
+/* The namespace of the children a spawn waits for (NULL: none): if one
+ * of them fails before it connects (recovery mode), none will. */
+static char *expected_nspace;
+
+void tide_dpm_expect_nspace(const char *nspace)
+{
+    free(expected_nspace);
+    expected_nspace = nspace ? strdup(nspace) : NULL;
+}
+
 static bool blob_here(void *arg)
 {
     struct blob_wait *w = arg;
@@ -114,7 +125,8 @@ static bool blob_here(void *arg)
     else
         w->u = tide_match_find_unexpected(q, MPI_ANY_SOURCE, w->tag, false);
     /* the process we talk to failed (ft/ft.h): nothing more will come */
-    return w->u || (w->deadline > 0 && now() > w->deadline) || (w->only && w->only->failed);
+    return w->u || (w->deadline > 0 && now() > w->deadline) || (w->only && w->only->failed) ||
+           (!w->only && expected_nspace && tide_ft_nspace_failed(expected_nspace));
 }
 
 /* Receive the next message with this tag on the DPM context, from only
@@ -416,7 +428,10 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
         size_t len;
         struct tide_proc *who = NULL;
         if (recv_blob(tide_port_tag(token), deadline, NULL, &req, &len, &who) != 0) {
-            status = tide_err(MPI_ERR_PORT, "%s: no connection arrived within %.0f seconds", fn, timeout);
+            if (expected_nspace && tide_ft_nspace_failed(expected_nspace))
+                status = tide_err(MPI_ERR_SPAWN, "%s: a spawned process failed before it could connect", fn);
+            else
+                status = tide_err(MPI_ERR_PORT, "%s: no connection arrived within %.0f seconds", fn, timeout);
         } else {
             struct tide_rbuf r;
             tide_wire_reader(&r, req, len);

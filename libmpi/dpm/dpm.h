@@ -67,4 +67,8 @@ int tide_dpm_init(void);
 void tide_dpm_finalize(void);
 void tide_ports_finalize(void);
 
+/* A spawn waits for the processes of nspace (NULL: done waiting): the
+ * wait ends if one of them is reported failed (bridge.c). */
+void tide_dpm_expect_nspace(const char *nspace);
+
 #endif

@@ -293,6 +293,8 @@ static int root_spawn(int count, char *cmds[], char **argvs[], const int maxproc
     } else if (rc == MPI_SUCCESS) {
         char ns[256];
         int sp = tide_pmix_spawn(apps, count, ns, sizeof ns);
+        if (sp == 0)
+            tide_dpm_expect_nspace(ns); /* the wait for them ends if one of them fails */
         if (sp == TIDE_PMIX_SPAWN_UNSUPPORTED)
             rc = tide_err(MPI_ERR_SPAWN,
                           "%s: this job's PMIx server cannot start processes (a job started by srun "
@@ -344,8 +346,10 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
     struct tide_comm *ic = NULL;
     double timeout = (double)tide_config_int("connect_timeout");
     int rc = tide_dpm_accept(token, root, c, timeout, pre, &ic, fn);
-    if (c->rank == root)
+    if (c->rank == root) {
         tide_port_close_token(token);
+        tide_dpm_expect_nspace(NULL);
+    }
     int nchildren = ic ? ic->remote_size : 0;
     /* every rank's errcodes: bindings read them after the collective call
      * on all ranks, so every rank gets the root's outcome */

@@ -16,6 +16,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/request.h"
+#include "pt2pt/sender_check.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
@@ -59,6 +60,17 @@ static void pmix_failure(const char *nspace, uint32_t rank, int exit_code)
     tide_ft_report(nspace, rank);
 }
 
+static bool held(const struct tide_proc *p)
+{
+    unsigned end = tide_handle_end(TIDE_KIND_COMM);
+    for (unsigned i = 0; i < end; i++) {
+        struct tide_comm *c = tide_handle_slot(TIDE_KIND_COMM, i);
+        if (c && tide_ft_comm_holds(c, p))
+            return true;
+    }
+    return false;
+}
+
 static int take_reports(void)
 {
     if (!atomic_load_explicit(&reports_queued, memory_order_relaxed))
@@ -83,8 +95,12 @@ static int take_reports(void)
     while (fifo) {
         struct report *r = fifo;
         fifo = r->next;
-        struct tide_proc *p = tide_proc_find(r->nspace, r->rank);
-        if (p && p != tide.me) {
+        /* (a process not met yet is recorded too: a spawn may be
+         * waiting for it to connect) */
+        struct tide_proc *p = tide_proc_get(r->nspace, r->rank);
+        /* a process of another universe that none of our communicators
+         * holds any more (it disconnected) concerns nobody here */
+        if (p && p != tide.me && !(tide_sender_is_foreign(p) && !held(p))) {
             tide_ft_proc_failed(p);
             n++;
         }
@@ -112,6 +128,14 @@ static bool group_holds(const struct tide_group *g, const struct tide_proc *p)
 {
     for (int i = 0; g && i < g->size; i++)
         if (g->procs[i] == p)
+            return true;
+    return false;
+}
+
+bool tide_ft_nspace_failed(const char *nspace)
+{
+    for (int i = 0; i < nfailed; i++)
+        if (strcmp(failed[i]->nspace, nspace) == 0)
             return true;
     return false;
 }

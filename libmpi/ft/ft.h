@@ -58,6 +58,8 @@ struct tide_proc *tide_ft_failed_at(int i);
 /* The failed members of c (local then remote group), in failure order;
  * *out is malloc'd (NULL when none). Returns how many. */
 int tide_ft_comm_failed(struct tide_comm *c, struct tide_proc ***out);
+/* Has a process of nspace failed? */
+bool tide_ft_nspace_failed(const char *nspace);
 /* Does c (either group) hold p? */
 bool tide_ft_comm_holds(const struct tide_comm *c, const struct tide_proc *p);
 /* Does c hold a failed process that this process has not acknowledged

@@ -20,7 +20,6 @@
 #include "runtime/proc.h"
 #include "runtime/runtime.h"
 #include "comm/comm.h"
-#include "ft/ft.h"
 #include "pt2pt/progress.h"
 #include "client.h"
 #include "params.h"
@@ -224,8 +223,9 @@ static int tear_down(void)
     if (rc != MPI_SUCCESS)
         return rc;
     tide_modules_quiesce();
-    /* (after a process failed, the fence would wait for it: ft/ft.h) */
-    if (tide.have_pmix && tide_ft_nfailed() == 0) {
+    /* (in recovery mode the runtime's fences go on without failed
+     * processes: docs/FAULTS.md) */
+    if (tide.have_pmix) {
         /* keep serving peers while the others arrive: one may still need
          * us to accept its connection or answer its protocol messages */
         struct fence_wait fw = {false, false};

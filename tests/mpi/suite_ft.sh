@@ -42,6 +42,10 @@ tcase ft.chaos.sim-nodes -t 120 -out "ft_chaos: 200 iterations, 6 kills, 4 survi
 # spawned children: a death across the intercommunicator, and a shrink
 # of the intercommunicator by parents and children together
 tcase ft.spawn.1 -t 60 -out "ft_spawn: 3 children, child 1 failed, 2 shrunk" -- $FT -n 2 $TB/ft_spawn 3 1 run
+# a child that dies before MPI_Init: its job cannot start; the spawn fails
+# at the parents (MPI_ERR_SPAWN), which go on
+tcase ft.spawn.init -t 60 -out "ft_spawn: init death reported .class 50, code of child 1: 50" \
+    -err "died before it started" -- $FT -n 2 $TB/ft_spawn 3 1 init
 tcase ft.spawn.leader -t 60 -out "ft_spawn: 3 children, child 0 failed, 2 shrunk" -- $FT -n 1 $TB/ft_spawn 3 0 run
 
 # a server with 5 client jobs (each its own mpiexec, no recovery mode), 2
