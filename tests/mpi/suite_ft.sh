@@ -74,3 +74,6 @@ ft_server_clients() {
 tcheck ft.server.shm ft_server_clients shm X=1
 tcheck ft.server.tcp ft_server_clients tcp TIDE_TRANSPORTS=tcp,self
 rm -rf "$FT_TMP"
+
+# a node daemon dies with its ranks: the other nodes' ranks shrink and go on
+tcase ft.node-lost -t 60 -out "ft_node: node .* lost, 6 of 9 ranks go on" -- env TIDE_SIM_NODES=3 $FT -n 9 $TB/ft_node
