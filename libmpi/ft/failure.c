@@ -18,6 +18,7 @@
 #include "pt2pt/request.h"
 #include "pt2pt/sender_check.h"
 #include "runtime/proc.h"
+#include "rma/win.h"
 #include "transport/transport.h"
 
 #include <pthread.h>
@@ -271,6 +272,7 @@ void tide_ft_proc_failed(struct tide_proc *p)
         int rank = rank_in(c, p, &remote);
         tide_coll_revoke_all(c, MPIX_ERR_PROC_FAILED, rank, remote, true);
     }
+    tide_rma_proc_failed(p);
     tide_ft_agree_failure(p);
 }
 

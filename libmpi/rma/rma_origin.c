@@ -9,6 +9,7 @@
  */
 #include "runtime/api.h"
 #include "rma/win.h"
+#include "comm/comm_fault.h"
 #include "rma/rma_wire.h"
 
 #include "comm/comm.h"
@@ -118,6 +119,11 @@ static int start_send(struct tide_rma_opreq *op, const void *buf, MPI_Count coun
 
 int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Request *req, const char *fn)
 {
+    if (__builtin_expect(tide_comm_faults != 0, 0)) {
+        int frc = tide_rma_target_failed(w, a->target, fn);
+        if (frc != MPI_SUCCESS)
+            return frc;
+    }
     struct tide_request *user = NULL;
     if (req) {
         user = tide_request_new(TIDE_REQ_OTHER);

@@ -14,6 +14,7 @@
  */
 #include "runtime/api.h"
 #include "rma/win.h"
+#include "comm/comm_fault.h"
 
 #include "coll/coll.h"
 #include "comm/comm.h"
@@ -356,6 +357,9 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         return rc;
     if (w->lock_all || w->peers[rank].held)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC, "%s: the window is already locked at rank %d by this process", fn, rank);
+    /* a failed target (ft/ft.h): no epoch is opened */
+    if (__builtin_expect(tide_comm_faults != 0, 0) && (rc = tide_rma_target_failed(w, rank, fn)) != MPI_SUCCESS)
+        return tide_raise_win(w, rc);
     w->fence_active = false;
     rc = ask_lock(w, rank, lock_type, assert & MPI_MODE_NOCHECK);
     if (rc != MPI_SUCCESS) {
@@ -364,7 +368,16 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     }
     w->locks_held++;
     take_grants(w);
-    return finish(w, MPI_SUCCESS);
+    if (__builtin_expect(tide_comm_faults != 0, 0) && (rc = tide_rma_target_failed(w, rank, fn)) != MPI_SUCCESS) {
+        /* it failed while we waited for the lock: none is held */
+        w->peers[rank].held = 0;
+        w->peers[rank].want_grant = false;
+        w->locks_held--;
+        tide_rma_take_error(w);
+        return tide_raise_win(w, rc);
+    }
+    /* (errors of earlier operations go to the call that ends their epoch) */
+    return MPI_SUCCESS;
 }
 TIDE_ALIAS(MPI_Win_lock)
 

@@ -139,6 +139,14 @@ struct tide_win {
 
 extern struct tide_win *tide_rma_windows;
 
+/* Process p failed: the windows holding it stop waiting for it
+ * (rma_fault.c). */
+struct tide_proc;
+void tide_rma_proc_failed(struct tide_proc *p);
+/* An operation to target of w: the error if target failed, else
+ * MPI_SUCCESS. */
+int tide_rma_target_failed(struct tide_win *w, int target, const char *fn);
+
 /* Look up a window handle; NULL if it is not a live window. */
 struct tide_win *tide_win_get(MPI_Win h);
 /* Raise code on the window's error handler (MPI_ERRORS_ARE_FATAL by default). */

@@ -530,12 +530,15 @@ int PMPI_Win_free(MPI_Win *win)
     if (rc == MPI_SUCCESS)
         rc = brc;
     int arc = tide_attr_delete_all(TIDE_ATTR_WIN, w->handle, &w->attrs);
+    if (rc == MPI_SUCCESS)
+        rc = arc;
+    /* the window's error handler (a process may have failed: ft/ft.h) */
+    if (rc != MPI_SUCCESS)
+        rc = tide_raise_win(w, rc);
     w->freeing = true;
     tide_win_destroy(w);
     *win = MPI_WIN_NULL;
-    if (rc == MPI_SUCCESS)
-        rc = arc;
-    return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise(rc);
+    return rc;
 }
 TIDE_ALIAS(MPI_Win_free)
 

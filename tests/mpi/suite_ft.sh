@@ -77,3 +77,8 @@ rm -rf "$FT_TMP"
 
 # a node daemon dies with its ranks: the other nodes' ranks shrink and go on
 tcase ft.node-lost -t 60 -out "ft_node: node .* lost, 6 of 9 ranks go on" -- env TIDE_SIM_NODES=3 $FT -n 9 $TB/ft_node
+
+# one-sided: passive target, PSCW and fence meeting a dead target, then a
+# window of the shrunk communicator
+tcase ft.rma -t 60 -out "ft_rma: ok .3 survivors" -- $FT -n 4 $TB/ft_rma
+tcase ft.rma.sim-nodes -t 60 -out "ft_rma: ok .3 survivors" -- env TIDE_SIM_NODES=4 $FT -n 4 $TB/ft_rma
