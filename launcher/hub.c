@@ -115,16 +115,13 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
     }
     const char *host = rank_host(job, (int)rank);
     char who[64];
-    if (job->desc.jobid == 0)
-        snprintf(who, sizeof who, "rank %u", rank);
-    else
-        snprintf(who, sizeof who, "rank %u of spawned job %u", rank, job->desc.jobid);
+    recovery_rank_name(job, (int)rank, who, sizeof who);
     TIDE_DEBUG(1, "%s (pid %u) ended: how %d code %d%s", who, pid, how, code,
                finalized ? " (finalized)" : "");
     bool failed = how == TIDE_EXIT_SIGNALED || (how == TIDE_EXIT_NORMAL && (code != 0 || (connected && !finalized)));
     if (failed && recovery_goes_on(job)) {
         /* recovery mode: the others are told, the run goes on */
-        recovery_rank_failed(job, (int)rank, (pid_t)pid, how, code, connected);
+        recovery_rank_failed(job, (int)rank, (pid_t)pid, how, code);
     } else if (how == TIDE_EXIT_SIGNALED) {
         if (mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: %s (pid %u) on host %s was killed by signal %d (%s)\n", who, pid,

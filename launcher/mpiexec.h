@@ -208,7 +208,7 @@ bool names_drain_then(void (*fn)(void));
 bool recovery_goes_on(const struct mjob *job);
 /* A rank of a recovery job ended abnormally: says so on stderr, records
  * it for the summary and tells every daemon (a PMIx event to every rank). */
-void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code, bool connected);
+void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code);
 /* A rank that ended cleanly (it counts for the exit status). */
 void recovery_rank_ended_cleanly(void);
 /* Does the loss of daemon d (and its subtree) leave the run going? */
@@ -219,7 +219,7 @@ void recovery_nodes_lost(const struct mdaemon *d, const char *why);
 /* Once, at the end: the line naming the ranks that failed (if any), and
  * the exit status when no rank ended cleanly. */
 void recovery_summary(void);
-/* A rank's name in messages: "rank 3" or "rank 3 of spawned job 2". */
+/* A rank's name in mpiexec's messages: "rank 3" or "rank 3 of spawned job 2". */
 void recovery_rank_name(const struct mjob *job, int rank, char *out, size_t len);
 
 /* output.c */

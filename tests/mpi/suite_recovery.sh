@@ -120,3 +120,46 @@ if rec_build recovery_node; then
         "$T_LOGDIR/rec.node-lost.err"
     tcheck rec.node-lost.cleanup rec_no_leftovers
 fi
+
+# Across hosts, through the tree of daemons (each host a network namespace
+# of this machine: tests/multinode/hosts.sh; skipped where they cannot be
+# made). tree_radix=1 makes a chain: mpiexec, then the first host's
+# daemon, which links the second's, which links the third's; --map-by
+# node puts ranks 0,3 on the first, 1,4 on the second, 2,5 on the third.
+rec_tree_wanted() { [ -z "$T_FILTER" ] || echo "rec.tree.x" | grep -Eq "$T_FILTER"; }
+rec_tree_left() {
+    i=0
+    while [ -n "$(mn_pids)" ] && [ $i -lt 100 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    [ -z "$(mn_pids)" ] || { echo "left running:"; mn_pids; return 1; }
+}
+if rec_tree_wanted && [ -x "$RK" ] && [ -x "$REC_BIN/recovery_node" ]; then
+    MN_HERE="$S/tests/multinode"
+    . "$MN_HERE/hosts.sh"
+    mn_setup 3
+    rec_mn=$?
+    if [ $rec_mn -eq "$MN_SKIP" ]; then
+        tskip rec.tree "$MN_SKIP_REASON"
+    elif [ $rec_mn -ne 0 ]; then
+        tfail rec.tree.setup "mn_setup failed"
+    else
+        set -- $MN_HOSTS
+        RTREE="$MPIEXEC --enable-recovery --param tree_radix=1 --launch-agent $MN_AGENT --host $1:2,$2:2,$3:2 --map-by node -n 6 --param if_include=$MN_NET"
+        # every rank of the last daemon of the chain dies (the daemon lives):
+        # the fences passing through the middle daemon go on without them
+        tcase rec.tree.leaf-ranks -t 90 -out "recovery_kill: rank 4 ok \(2 events\)" -err "2 ranks failed" -- \
+            $RTREE $RK kill 2,5 137
+        # every rank of the middle daemon dies: it still passes the others'
+        # fences on (it keeps the job's description)
+        tcase rec.tree.middle-ranks -t 90 -out "recovery_kill: rank 5 ok \(2 events\)" -err "2 ranks failed" -- \
+            $RTREE $RK kill 1,4 137
+        # the last daemon of the chain is killed: its parent reports it
+        tcase rec.tree.node-lost -t 90 -out "recovery_node: ok: 2 ranks lost with their node, all gone" \
+            -err "lost contact with tided on node 2 .*its ranks \(rank 2, rank 5\) have failed; the job goes on" -- \
+            $RTREE "$REC_BIN/recovery_node"
+        tcheck rec.tree.cleanup rec_tree_left
+        mn_teardown
+    fi
+fi
