@@ -121,7 +121,7 @@ static void on_exit_msg(const struct tide_ctl_msg *m)
     bool failed = how == TIDE_EXIT_SIGNALED || (how == TIDE_EXIT_NORMAL && (code != 0 || (connected && !finalized)));
     if (failed && recovery_goes_on(job)) {
         /* recovery mode: the others are told, the run goes on */
-        recovery_rank_failed(job, (int)rank, (pid_t)pid, how, code);
+        recovery_rank_failed(job, (int)rank, (pid_t)pid, how, code, connected);
     } else if (how == TIDE_EXIT_SIGNALED) {
         if (mx.end_reason == END_NONE)
             fprintf(stderr, "mpiexec: %s (pid %u) on host %s was killed by signal %d (%s)\n", who, pid,

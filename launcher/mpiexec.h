@@ -208,7 +208,7 @@ bool names_drain_then(void (*fn)(void));
 bool recovery_goes_on(const struct mjob *job);
 /* A rank of a recovery job ended abnormally: says so on stderr, records
  * it for the summary and tells every daemon (a PMIx event to every rank). */
-void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code);
+void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code, bool connected);
 /* A rank that ended cleanly (it counts for the exit status). */
 void recovery_rank_ended_cleanly(void);
 /* Does the loss of daemon d (and its subtree) leave the run going? */

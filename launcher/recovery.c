@@ -67,7 +67,7 @@ static void record(const struct mjob *job, int rank, int status)
         mx.first_failure_status = status;
 }
 
-void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code)
+void recovery_rank_failed(struct mjob *job, int rank, pid_t pid, int how, int code, bool connected)
 {
     char who[64];
     recovery_rank_name(job, rank, who, sizeof who);
