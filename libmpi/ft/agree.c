@@ -772,7 +772,7 @@ int tide_ft_agree_start(struct tide_comm *c, int flag, bool want_ctx,
     return MPI_SUCCESS;
 }
 
-/* ---- MPIX_Comm_agree, MPIX_Comm_iagree ---- */
+/* ---- MPIX_Comm_agree, MPIX_Comm_iagree, and a barrier made of one ---- */
 
 struct agree_call {
     int *flag;
@@ -828,6 +828,18 @@ static struct tide_comm *agree_comm(MPI_Comm comm, int *flag, const char *fn, in
         return NULL;
     }
     return c;
+}
+
+int tide_ft_barrier(struct tide_comm *c)
+{
+    int flag = 1;
+    struct agree_call ac = {.flag = &flag, .c = c};
+    int rc = tide_ft_agree_start(c, flag, false, agree_done, &ac);
+    if (rc == MPI_SUCCESS) {
+        tide_progress_until(call_done, &ac);
+        rc = ac.err;
+    }
+    return rc;
 }
 
 int PMPIX_Comm_agree(MPI_Comm comm, int *flag)

@@ -356,9 +356,17 @@ int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn)
 /* ---- start and end ---- */
 
 static bool hooked;
+static bool recovery;
+
+bool tide_ft_recovery(void)
+{
+    return recovery;
+}
 
 void tide_ft_init(void)
 {
+    const char *mode = getenv("TIDE_ENABLE_RECOVERY"); /* set by mpiexec for its job's ranks */
+    recovery = mode && strcmp(mode, "1") == 0;
     if (!hooked) {
         tide_progress_register(take_reports);
         hooked = true;

@@ -99,6 +99,13 @@ int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn);
 /* The error MPI_Wait/MPI_Test give an interrupted request. */
 int tide_ft_pending_error(struct tide_request *r);
 
+/* Is this job in recovery mode (mpiexec --enable-recovery)? */
+bool tide_ft_recovery(void);
+/* A barrier that failures cannot hang: every survivor of c has entered it
+ * when it returns (an agreement, agree.c); MPI_SUCCESS or an error code
+ * (not raised). */
+int tide_ft_barrier(struct tide_comm *c);
+
 /* ---- revocation (revoke.c) ---- */
 
 /* Is c's point-to-point context revoked? */

@@ -2,9 +2,9 @@
  * rma_fault.c: one-sided communication meeting a failed process (ft/ft.h).
  * Every wait of the synchronisation calls counts something the target
  * sends (lock grants, acknowledgements, post notices, complete markers);
- * a failed target sends nothing more, so its counts are made to hold for
- * good, and the window's next synchronisation returns the failure
- * (MPIX_ERR_PROC_FAILED). Operations to it in flight end with their
+ * a failed target sends nothing more, so the waits pass over it
+ * (tide_rma_peer_gone), and the window's next synchronisation returns
+ * the failure (MPIX_ERR_PROC_FAILED). Operations to it in flight end with their
  * requests (ft/failure.c ends those); new ones are refused at once. A
  * window in shared memory keeps working on the dead process's memory,
  * which stays mapped: only the locks it held are broken.
@@ -16,26 +16,22 @@
 #include "rma/win.h"
 #include "runtime/proc.h"
 
-/* Far beyond anything a window can count, and far from overflowing when
- * an epoch's end takes one away. */
-#define FOREVER (UINT32_MAX / 2)
-
 void tide_rma_proc_failed(struct tide_proc *p)
 {
     for (struct tide_win *w = tide_rma_windows; w; w = w->next) {
         int r = tide_group_rank_of(w->group, p);
         if (r == MPI_UNDEFINED || r == w->rank)
             continue;
-        struct tide_rma_origin_state *s = &w->peers[r];
-        s->posts_seen = FOREVER;
-        s->completes_seen = FOREVER;
-        s->grants = FOREVER;
-        s->acks = FOREVER;
         if (w->lock_excl == r)
             w->lock_excl = -1; /* the lock it held here is gone with it */
         if (w->error == MPI_SUCCESS)
             w->error = tide_ft_failed_error("one-sided communication", w->comm, p);
     }
+}
+
+bool tide_rma_rank_failed(const struct tide_win *w, int r)
+{
+    return r >= 0 && r < w->size && w->comm->peers[r]->failed;
 }
 
 int tide_rma_target_failed(struct tide_win *w, int target, const char *fn)

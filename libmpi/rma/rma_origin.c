@@ -267,9 +267,9 @@ static bool locally_done(void *arg)
 {
     struct local_wait *lw = arg;
     if (lw->r >= 0)
-        return lw->w->peers[lw->r].inflight == 0;
+        return lw->w->peers[lw->r].inflight == 0 || tide_rma_peer_gone(lw->w, lw->r);
     for (int i = 0; i < lw->w->size; i++)
-        if (lw->w->peers[i].inflight)
+        if (lw->w->peers[i].inflight && !tide_rma_peer_gone(lw->w, i))
             return false;
     return true;
 }
@@ -285,7 +285,7 @@ int tide_rma_wait_local(struct tide_win *w, int r)
 static bool acked(void *arg)
 {
     struct local_wait *lw = arg;
-    return lw->w->peers[lw->r].acks >= lw->w->peers[lw->r].acks_wanted;
+    return lw->w->peers[lw->r].acks >= lw->w->peers[lw->r].acks_wanted || tide_rma_peer_gone(lw->w, lw->r);
 }
 
 void tide_rma_wait_acks(struct tide_win *w, int r)

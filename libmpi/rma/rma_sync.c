@@ -175,7 +175,7 @@ static bool all_posted(void *arg)
 {
     struct tide_win *w = arg;
     for (int i = 0; i < w->start_group->size; i++)
-        if (w->peers[w->start_ranks[i]].posts_seen == 0)
+        if (w->peers[w->start_ranks[i]].posts_seen == 0 && !tide_rma_peer_gone(w, w->start_ranks[i]))
             return false;
     return true;
 }
@@ -202,7 +202,8 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         if (!all_posted(w))
             tide_progress_until(all_posted, w);
         for (int i = 0; i < w->start_group->size; i++)
-            w->peers[w->start_ranks[i]].posts_seen--;
+            if (w->peers[w->start_ranks[i]].posts_seen) /* (none from a failed process) */
+                w->peers[w->start_ranks[i]].posts_seen--;
     }
     return finish(w, MPI_SUCCESS);
 }
@@ -233,7 +234,7 @@ static bool all_completed(void *arg)
 {
     struct tide_win *w = arg;
     for (int i = 0; i < w->post_group->size; i++)
-        if (w->peers[w->post_ranks[i]].completes_seen == 0)
+        if (w->peers[w->post_ranks[i]].completes_seen == 0 && !tide_rma_peer_gone(w, w->post_ranks[i]))
             return false;
     return true;
 }
@@ -241,7 +242,8 @@ static bool all_completed(void *arg)
 static void end_exposure(struct tide_win *w)
 {
     for (int i = 0; i < w->post_group->size; i++)
-        w->peers[w->post_ranks[i]].completes_seen--;
+        if (w->peers[w->post_ranks[i]].completes_seen) /* (none from a failed process) */
+            w->peers[w->post_ranks[i]].completes_seen--;
     tide_group_release(w->post_group);
     w->post_group = NULL;
     free(w->post_ranks);
@@ -285,7 +287,7 @@ static bool granted(void *arg)
 {
     struct tide_win *w = arg;
     for (int i = 0; i < w->size; i++)
-        if (w->peers[i].want_grant && w->peers[i].grants == 0)
+        if (w->peers[i].want_grant && w->peers[i].grants == 0 && !tide_rma_peer_gone(w, i))
             return false;
     return true;
 }
@@ -295,7 +297,7 @@ static bool all_acked(void *arg)
 {
     struct tide_win *w = arg;
     for (int i = 0; i < w->size; i++)
-        if (w->peers[i].acks < w->peers[i].acks_wanted)
+        if (w->peers[i].acks < w->peers[i].acks_wanted && !tide_rma_peer_gone(w, i))
             return false;
     return true;
 }
@@ -321,7 +323,8 @@ static void take_grants(struct tide_win *w)
         tide_progress_until(granted, w);
     for (int i = 0; i < w->size; i++)
         if (w->peers[i].want_grant) {
-            w->peers[i].grants--;
+            if (w->peers[i].grants) /* (none from a failed process) */
+                w->peers[i].grants--;
             w->peers[i].want_grant = false;
         }
 }

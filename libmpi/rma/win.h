@@ -139,6 +139,17 @@ struct tide_win {
 
 extern struct tide_win *tide_rma_windows;
 
+/* Is rank r of w's group a failed process? (rma_fault.c) */
+bool tide_rma_rank_failed(const struct tide_win *w, int r);
+
+/* Is rank r of w a failed process (ft/ft.h)? Then nothing more comes from
+ * it: the synchronisation calls stop waiting for it. */
+static inline bool tide_rma_peer_gone(const struct tide_win *w, int r)
+{
+    extern int tide_comm_faults;
+    return __builtin_expect(tide_comm_faults != 0, 0) && tide_rma_rank_failed(w, r);
+}
+
 /* Process p failed: the windows holding it stop waiting for it
  * (rma_fault.c). */
 struct tide_proc;

@@ -6,6 +6,7 @@
  */
 #include "runtime/api.h"
 #include "rma/win.h"
+#include "ft/ft.h"
 
 #include "comm/comm.h"
 #include "comm/comm_create.h"
@@ -525,8 +526,9 @@ int PMPI_Win_free(MPI_Win *win)
             return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC,
                                 "%s: operations of the last fence epoch were not completed by MPI_Win_fence", fn);
     int rc = tide_rma_wait_local(w, -1);
-    /* every process is done with the window before any stops serving it */
-    int brc = tide_exchange_barrier(w->comm);
+    /* every process is done with the window before any stops serving it
+     * (in recovery mode by a barrier failures cannot hang: ft/ft.h) */
+    int brc = tide_ft_recovery() ? tide_ft_barrier(w->comm) : tide_exchange_barrier(w->comm);
     if (rc == MPI_SUCCESS)
         rc = brc;
     int arc = tide_attr_delete_all(TIDE_ATTR_WIN, w->handle, &w->attrs);

@@ -82,3 +82,10 @@ tcase ft.node-lost -t 60 -out "ft_node: node .* lost, 6 of 9 ranks go on" -- env
 # window of the shrunk communicator
 tcase ft.rma -t 60 -out "ft_rma: ok .3 survivors" -- $FT -n 4 $TB/ft_rma
 tcase ft.rma.sim-nodes -t 60 -out "ft_rma: ok .3 survivors" -- env TIDE_SIM_NODES=4 $FT -n 4 $TB/ft_rma
+
+# MPI-IO: a collective write and the close meet the dead; the file is
+# written again on the shrunk communicator
+FTIO_TMP=$(mktemp -d)
+tcase ft.io -t 60 -out "ft_io: ok .3 survivors" -- $FT -n 4 $TB/ft_io "$FTIO_TMP"
+tcase ft.io.sim-nodes -t 60 -out "ft_io: ok .3 survivors" -- env TIDE_SIM_NODES=4 $FT -n 4 $TB/ft_io "$FTIO_TMP"
+rm -rf "$FTIO_TMP"
