@@ -32,6 +32,7 @@
 struct report {
     struct report *next;
     uint32_t rank;
+    bool from_watch; /* a pidfd saw it end (watch.c) */
     char nspace[];
 };
 
@@ -39,13 +40,14 @@ static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct report *reports;
 static atomic_int reports_queued;
 
-void tide_ft_report(const char *nspace, uint32_t rank)
+static void report(const char *nspace, uint32_t rank, bool from_watch)
 {
     size_t n = strlen(nspace) + 1;
     struct report *r = malloc(sizeof *r + n);
     if (!r)
         return;
     r->rank = rank;
+    r->from_watch = from_watch;
     memcpy(r->nspace, nspace, n);
     pthread_mutex_lock(&report_lock);
     r->next = reports;
@@ -53,6 +55,16 @@ void tide_ft_report(const char *nspace, uint32_t rank)
     pthread_mutex_unlock(&report_lock);
     atomic_store(&reports_queued, 1);
     tide_progress_wake();
+}
+
+void tide_ft_report(const char *nspace, uint32_t rank)
+{
+    report(nspace, rank, false);
+}
+
+void tide_ft_report_ended(const char *nspace, uint32_t rank)
+{
+    report(nspace, rank, true);
 }
 
 static void pmix_failure(const char *nspace, uint32_t rank, int exit_code)
@@ -91,7 +103,8 @@ static int take_reports(void)
     }
     /* what the reported processes sent before they ended is read first:
      * a notice that one of them left cleanly may be among it */
-    tide_transports_progress();
+    for (int k = 0; k < 64 && tide_transports_progress() > 0; k++) {
+    }
     int n = 0;
     while (fifo) {
         struct report *r = fifo;
@@ -99,9 +112,13 @@ static int take_reports(void)
         /* (a process not met yet is recorded too: a spawn may be
          * waiting for it to connect) */
         struct tide_proc *p = tide_proc_get(r->nspace, r->rank);
-        /* a process of another universe that none of our communicators
-         * holds any more (it disconnected) concerns nobody here */
-        if (p && p != tide.me && !(tide_sender_is_foreign(p) && !held(p))) {
+        bool foreign = p && tide_sender_is_foreign(p);
+        /* a process of another universe: one none of our communicators
+         * holds any more (it disconnected) concerns nobody here; one we
+         * reach by TCP is taken as dead when that connection ends (watch.c
+         * may see its end first, before we read what it sent last) */
+        bool skip = foreign && (!held(p) || (r->from_watch && tide_tcp_peer_open(p)));
+        if (p && p != tide.me && !skip) {
             tide_ft_proc_failed(p);
             n++;
         }

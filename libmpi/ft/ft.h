@@ -50,6 +50,8 @@ struct tide_ft_comm {
 /* A process is reported failed (any thread: queued, handled by the
  * progress engine). */
 void tide_ft_report(const char *nspace, uint32_t rank);
+/* The same from a pidfd: the process ended, maybe cleanly (watch.c). */
+void tide_ft_report_ended(const char *nspace, uint32_t rank);
 /* p failed: handle it now (the progress engine's thread). */
 void tide_ft_proc_failed(struct tide_proc *p);
 /* Processes known failed, in the order they were learnt. */

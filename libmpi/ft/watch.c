@@ -74,7 +74,7 @@ static void *watch_loop(void *arg)
             for (int i = 0; i < nwatches; i++) {
                 if (watches[i].fd != fds[k].fd)
                     continue;
-                tide_ft_report(watches[i].nspace, watches[i].rank);
+                tide_ft_report_ended(watches[i].nspace, watches[i].rank);
                 close(watches[i].fd);
                 free(watches[i].nspace);
                 watches[i] = watches[--nwatches];
@@ -103,7 +103,7 @@ void tide_ft_watch(struct tide_proc *p)
     if (fd < 0) {
         pthread_mutex_unlock(&watch_lock);
         if (errno == ESRCH)
-            tide_ft_report(p->nspace, p->rank); /* gone already */
+            tide_ft_report_ended(p->nspace, p->rank); /* gone already */
         return;
     }
     char *ns = strdup(p->nspace);

@@ -1171,6 +1171,12 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
 
 /* Messages not yet written: queued on an open connection, or waiting for
  * one to a peer that can still be reached. */
+bool tide_tcp_peer_open(const struct tide_proc *p)
+{
+    const struct tcp_peer *tp = p->tcp_state;
+    return tp && tp->active && tp->active->state == C_OPEN;
+}
+
 static bool tcp_output_pending(void)
 {
     /* what waits for a failed process (ft/ft.h) never leaves */

@@ -143,4 +143,8 @@ extern struct tide_transport *tide_transport_list[4];
 const char *tide_transports_names(void);
 extern int tide_ntransports;
 
+/* Has the TCP transport an open connection to p? (Its end comes after
+ * everything p sent on it: the sign of p's death that keeps the order.) */
+bool tide_tcp_peer_open(const struct tide_proc *p);
+
 #endif
