@@ -39,35 +39,13 @@ struct notice {
     char fn[TIDE_FAULT_FN];
 };
 
-static void notice_sent(struct tide_request *r)
-{
-    free(r->cb_data);
-    r->cb_data = NULL;
-}
-
 /* Send n to rank peer of comm, on its collective context; the message
  * goes out by itself (nobody waits for it). */
 static void send_notice(struct tide_comm *comm, int peer, const struct notice *n)
 {
     if (comm->peers[peer]->failed)
         return; /* it would wait behind a process that is gone */
-    struct notice *copy = malloc(sizeof *copy);
-    if (!copy)
-        return;
-    *copy = *n;
-    struct tide_request *r;
-    if (tide_isend(copy, (MPI_Count)sizeof *copy, tide_coll_byte(), peer, TIDE_COLL_NOTICE_TAG, comm,
-                   comm->context_id + 1, TIDE_MODE_STANDARD, &r) != MPI_SUCCESS) {
-        free(copy);
-        return;
-    }
-    if (r->complete) {
-        free(copy);
-    } else {
-        r->cb_data = copy;
-        r->on_complete = notice_sent;
-    }
-    tide_request_free(r);
+    tide_send_detached(n, sizeof *n, peer, TIDE_COLL_NOTICE_TAG, comm, comm->context_id + 1);
 }
 
 /* n to every other rank of c: an intracommunicator's ranks; an

@@ -95,31 +95,29 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
 }
 TIDE_ALIAS(MPIX_Comm_failure_ack)
 
-int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+/* MPIX_Comm_failure_get_acked (acked_only) and MPIX_Comm_get_failed */
+static int get_group(MPI_Comm comm, MPI_Group *failedgrp, bool acked_only, const char *fn)
 {
-    TIDE_API_ENTER();
-    static const char fn[] = "MPIX_Comm_failure_get_acked";
     int rc = MPI_SUCCESS;
     struct tide_comm *c = comm_arg(comm, fn, &rc);
     if (!c)
         return rc;
     if (!failedgrp)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: failedgrp must not be NULL", fn);
-    return failed_group(c, true, failedgrp, fn);
+    return failed_group(c, acked_only, failedgrp, fn);
+}
+
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+{
+    TIDE_API_ENTER();
+    return get_group(comm, failedgrp, true, "MPIX_Comm_failure_get_acked");
 }
 TIDE_ALIAS(MPIX_Comm_failure_get_acked)
 
 int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
 {
     TIDE_API_ENTER();
-    static const char fn[] = "MPIX_Comm_get_failed";
-    int rc = MPI_SUCCESS;
-    struct tide_comm *c = comm_arg(comm, fn, &rc);
-    if (!c)
-        return rc;
-    if (!failedgrp)
-        return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: failedgrp must not be NULL", fn);
-    return failed_group(c, false, failedgrp, fn);
+    return get_group(comm, failedgrp, false, "MPIX_Comm_get_failed");
 }
 TIDE_ALIAS(MPIX_Comm_get_failed)
 

@@ -151,36 +151,13 @@ static int part_of(const struct agreement *a, const struct tide_proc *p)
     return -1;
 }
 
-static void msg_sent(struct tide_request *r)
-{
-    free(r->cb_data);
-    r->cb_data = NULL;
-}
-
-/* Send w (copied) to participant i; it goes out by itself. */
+/* Send w to participant i; it goes out by itself. */
 static void send_to(struct agreement *a, int i, const struct wire *w)
 {
     if (i == a->me || a->parts[i]->failed)
         return;
-    size_t len = wire_len(a->nparts);
-    struct wire *copy = malloc(len);
-    if (!copy)
-        return;
-    memcpy(copy, w, len);
     struct tide_comm *via = a->via[i];
-    struct tide_request *r;
-    if (tide_isend(copy, (MPI_Count)len, tide_coll_byte(), a->via_rank[i], TIDE_FT_AGREE_TAG, via,
-                   via->context_id + 1, TIDE_MODE_STANDARD, &r) != MPI_SUCCESS) {
-        free(copy);
-        return;
-    }
-    if (r->complete) {
-        free(copy);
-    } else {
-        r->cb_data = copy;
-        r->on_complete = msg_sent;
-    }
-    tide_request_free(r);
+    tide_send_detached(w, wire_len(a->nparts), a->via_rank[i], TIDE_FT_AGREE_TAG, via, via->context_id + 1);
 }
 
 static void send_all(struct agreement *a, const struct wire *w)
@@ -206,6 +183,16 @@ static struct wire *wire_new(const struct agreement *a, int kind, uint32_t ballo
         memcpy(w->failed, v->failed, (size_t)a->nparts);
     }
     return w;
+}
+
+/* A message of this kind to every live participant. */
+static void broadcast(struct agreement *a, int kind, uint32_t ballot, const struct value *v)
+{
+    struct wire *w = wire_new(a, kind, ballot, v);
+    if (w) {
+        send_all(a, w);
+        free(w);
+    }
 }
 
 static void value_from_wire(struct value *v, const struct wire *w, int nparts)
@@ -336,11 +323,7 @@ static void decide(struct agreement *a, const struct value *v)
         return;
     a->decided = true;
     value_copy(&a->dec, v, a->nparts);
-    struct wire *w = wire_new(a, COMMIT, 0, v);
-    if (w) {
-        send_all(a, w);
-        free(w);
-    }
+    broadcast(a, COMMIT, 0, v);
     finish(a);
 }
 
@@ -380,11 +363,7 @@ static void coordinate_step(struct agreement *a)
         a->acc_ballot = a->ballot;
         value_copy(&a->acc, &a->best, a->nparts);
         a->heard[a->me] = 1;
-        struct wire *w = wire_new(a, PROPOSE, a->ballot, &a->best);
-        if (w) {
-            send_all(a, w);
-            free(w);
-        }
+        broadcast(a, PROPOSE, a->ballot, &a->best);
         coordinate_step(a);
         return;
     }
@@ -406,11 +385,7 @@ static void coordinate_query(struct agreement *a)
     a->best_ballot = a->accepted ? a->acc_ballot : 0;
     value_copy(&a->best, a->accepted ? &a->acc : &a->mine, a->nparts);
     a->heard[a->me] = 1;
-    struct wire *w = wire_new(a, QUERY, a->ballot, NULL);
-    if (w) {
-        send_all(a, w);
-        free(w);
-    }
+    broadcast(a, QUERY, a->ballot, NULL);
     coordinate_step(a);
 }
 
@@ -540,24 +515,7 @@ static void answer_late(struct tide_comm *c, struct tide_proc *from, uint32_t ct
     int rank = tide_group_rank_of(g, from);
     if (rank == MPI_UNDEFINED)
         return;
-    size_t len = wire_len(nparts);
-    struct wire *copy = malloc(len);
-    if (!copy)
-        return;
-    memcpy(copy, commit, len);
-    struct tide_request *r;
-    if (tide_isend(copy, (MPI_Count)len, tide_coll_byte(), rank, TIDE_FT_AGREE_TAG, via, via->context_id + 1,
-                   TIDE_MODE_STANDARD, &r) != MPI_SUCCESS) {
-        free(copy);
-        return;
-    }
-    if (r->complete) {
-        free(copy);
-    } else {
-        r->cb_data = copy;
-        r->on_complete = msg_sent;
-    }
-    tide_request_free(r);
+    tide_send_detached(commit, wire_len(nparts), rank, TIDE_FT_AGREE_TAG, via, via->context_id + 1);
 }
 
 static void keep(struct tide_proc *from, uint32_t ctx, const struct wire *w, size_t len)
@@ -862,6 +820,31 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
 }
 TIDE_ALIAS(MPIX_Comm_agree)
 
+int tide_ft_start_nb(struct tide_comm *c, int flag, bool want_ctx,
+                     void (*done)(const struct tide_ft_outcome *o, int err, void *arg), void *state,
+                     struct tide_request **reqp, MPI_Request *request)
+{
+    struct tide_request *r = state ? tide_request_new(TIDE_REQ_OTHER) : NULL;
+    if (!r) {
+        free(state);
+        return tide_err(MPI_ERR_NO_MEM, "agreement: out of memory");
+    }
+    *reqp = r;
+    r->comm = c;
+    r->cb_data = state;
+    tide_comm_retain(c);
+    *request = r->handle;
+    int rc = tide_ft_agree_start(c, flag, want_ctx, done, state);
+    if (rc != MPI_SUCCESS) {
+        r->cb_data = NULL;
+        free(state);
+        r->complete = true;
+        tide_request_free(r);
+        *request = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
 int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 {
     TIDE_API_ENTER();
@@ -872,27 +855,11 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     if (!request)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPIX_Comm_iagree: request must not be NULL");
     struct agree_call *ac = calloc(1, sizeof *ac);
-    struct tide_request *r = ac ? tide_request_new(TIDE_REQ_OTHER) : NULL;
-    if (!r) {
-        free(ac);
-        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "MPIX_Comm_iagree: out of memory");
+    if (ac) {
+        ac->flag = flag;
+        ac->c = c;
     }
-    ac->flag = flag;
-    ac->c = c;
-    ac->req = r;
-    r->comm = c;
-    r->cb_data = ac;
-    tide_comm_retain(c);
-    *request = r->handle;
-    rc = tide_ft_agree_start(c, *flag, false, agree_done, ac);
-    if (rc != MPI_SUCCESS) {
-        r->cb_data = NULL;
-        free(ac);
-        r->complete = true;
-        tide_request_free(r);
-        *request = MPI_REQUEST_NULL;
-        return tide_raise_comm(c, rc);
-    }
-    return MPI_SUCCESS;
+    rc = tide_ft_start_nb(c, *flag, false, agree_done, ac, ac ? &ac->req : NULL, request);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 TIDE_ALIAS(MPIX_Comm_iagree)

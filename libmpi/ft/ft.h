@@ -145,6 +145,15 @@ struct tide_ft_outcome {
 int tide_ft_agree_start(struct tide_comm *c, int flag, bool want_ctx,
                         void (*done)(const struct tide_ft_outcome *o, int err, void *arg), void *arg);
 
+/* The same as a request (MPIX_Comm_iagree, MPIX_Comm_ishrink): state
+ * (malloc'd, freed here if the start fails; done frees it) has its
+ * request stored in *reqp, and the user's handle in *request. A NULL
+ * state is out of memory. MPI_SUCCESS or an error code (not raised). */
+struct tide_request;
+int tide_ft_start_nb(struct tide_comm *c, int flag, bool want_ctx,
+                     void (*done)(const struct tide_ft_outcome *o, int err, void *arg), void *state,
+                     struct tide_request **reqp, MPI_Request *request);
+
 #include "pt2pt/request.h"
 static inline bool tide_ft_interrupted(const struct tide_request *r)
 {

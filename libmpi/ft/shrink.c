@@ -152,27 +152,11 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (!request)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPIX_Comm_ishrink: request must not be NULL");
     struct shrink_call *sc = calloc(1, sizeof *sc);
-    struct tide_request *r = sc ? tide_request_new(TIDE_REQ_OTHER) : NULL;
-    if (!r) {
-        free(sc);
-        return TIDE_ERR_COMM(c, MPI_ERR_NO_MEM, "MPIX_Comm_ishrink: out of memory");
+    if (sc) {
+        sc->c = c;
+        sc->newcomm = newcomm;
     }
-    sc->c = c;
-    sc->newcomm = newcomm;
-    sc->req = r;
-    r->comm = c;
-    r->cb_data = sc;
-    tide_comm_retain(c);
-    *request = r->handle;
-    rc = tide_ft_agree_start(c, 1, true, shrink_done, sc);
-    if (rc != MPI_SUCCESS) {
-        r->cb_data = NULL;
-        free(sc);
-        r->complete = true;
-        tide_request_free(r);
-        *request = MPI_REQUEST_NULL;
-        return tide_raise_comm(c, rc);
-    }
-    return MPI_SUCCESS;
+    rc = tide_ft_start_nb(c, 1, true, shrink_done, sc, sc ? &sc->req : NULL, request);
+    return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 TIDE_ALIAS(MPIX_Comm_ishrink)

@@ -21,6 +21,10 @@ int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int d
                struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out);
 int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                struct tide_comm *comm, uint32_t ctx, struct tide_request **out);
+/* Send a copy of len bytes to dest on ctx of comm that goes out by
+ * itself: nobody waits for it (notices, agreement messages). Nothing is
+ * sent when out of memory. */
+void tide_send_detached(const void *buf, size_t len, int dest, int tag, struct tide_comm *comm, uint32_t ctx);
 /* Wait for r, copy its status, free it; returns its error code. */
 int tide_wait_free(struct tide_request *r, MPI_Status *status);
 /* Wait for every request (NULL entries skipped), free them; first error. */

@@ -14,6 +14,7 @@
 #include "transport/transport.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool req_done(void *arg)
 {
@@ -83,6 +84,33 @@ int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source,
     }
     *out = r;
     return rc;
+}
+
+static void detached_sent(struct tide_request *r)
+{
+    free(r->cb_data);
+    r->cb_data = NULL;
+}
+
+void tide_send_detached(const void *buf, size_t len, int dest, int tag, struct tide_comm *comm, uint32_t ctx)
+{
+    void *copy = malloc(len ? len : 1);
+    if (!copy)
+        return;
+    memcpy(copy, buf, len);
+    struct tide_request *r;
+    if (tide_isend(copy, (MPI_Count)len, tide_datatype_get(MPI_BYTE), dest, tag, comm, ctx, TIDE_MODE_STANDARD, &r) !=
+        MPI_SUCCESS) {
+        free(copy);
+        return;
+    }
+    if (r->complete) {
+        free(copy);
+    } else {
+        r->cb_data = copy;
+        r->on_complete = detached_sent;
+    }
+    tide_request_free(r);
 }
 
 int tide_wait_free(struct tide_request *r, MPI_Status *status)
