@@ -3,9 +3,12 @@
 ! 2-D section, a reversed section, a section of an array of a derived
 ! type, part of a section - given to MPI_Send/MPI_Recv, MPI_Isend/
 ! MPI_Irecv + MPI_Wait, MPI_Bcast, MPI_Allreduce (MPI_IN_PLACE too),
-! MPI_Gather, MPI_Put/MPI_Get with fences and MPI_File_write_at/
-! MPI_File_read_at, each checked element by element, the elements
-! outside the section untouched; scalars; and MPI_Status_f2f08/f082f.
+! MPI_Gather, MPI_Iallreduce, MPI_Send_init/MPI_Recv_init (a COMPLEX
+! section as MPI_REAL), MPI_Put/MPI_Get with fences, MPI_File_write_at/
+! MPI_File_read_at and MPI_File_iwrite_at/MPI_File_iread_at, each checked
+! element by element, the elements outside the section untouched;
+! scalars; MPI_Get_address of a section; MPI_ERR_BUFFER for a layout that
+! cannot be described; and MPI_Status_f2f08/f082f.
 ! Needs at least 2 ranks; rank 0 and 1 exchange, all join collectives.
 program f08_subarray
     use mpi_f08
@@ -32,6 +35,7 @@ program f08_subarray
     integer(kind=MPI_ADDRESS_KIND) :: wbytes, disp
     type(MPI_File) :: fh
     integer(kind=MPI_OFFSET_KIND) :: off
+    complex :: zs(8), zr(8)
     character(len=256) :: fname, tmpdir
 
     call MPI_Init()
@@ -302,11 +306,71 @@ program f08_subarray
             end if
         end do
     end if
+    ! nonblocking: the sections are used after the calls return
+    call MPI_Barrier(MPI_COMM_WORLD)
+    a = (/ (dble(i + 2000 * rank), i = 1, 2 * n) /)
+    off = 8 * n * rank
+    call MPI_File_iwrite_at(fh, off, a(2 * n:1:-2), n, MPI_DOUBLE_PRECISION, reqs(1))
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+    call MPI_File_sync(fh)
+    call MPI_Barrier(MPI_COMM_WORLD)
+    b = -1d0
+    off = 8 * n * rank
+    call MPI_File_iread_at(fh, off, b(1:2 * n:2), n, MPI_DOUBLE_PRECISION, reqs(1))
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+    do i = 1, 2 * n
+        if (mod(i, 2) == 1) then
+            if (b(i) /= dble(2 * n + 1 - i + 2000 * rank)) call fail('file iread value')
+        else if (b(i) /= -1d0) then
+            call fail('file iread outside')
+        end if
+    end do
     call MPI_File_close(fh)
     call MPI_Barrier(MPI_COMM_WORLD)
     if (rank == 0) call MPI_File_delete(trim(fname), MPI_INFO_NULL)
 
-    ! 9. the status conversions of mpi_f08
+    ! 9. nonblocking and persistent: MPI_Iallreduce of a 2-D section in
+    ! place, MPI_Send_init/MPI_Recv_init on sections, a COMPLEX section as
+    ! twice as many MPI_REAL, MPI_Get_address of a section, and a layout that
+    ! cannot be described (a contiguous buffer reduced into a section)
+    m = reshape((/ (i, i = 1, 48) /), (/ 6, 8 /))
+    call MPI_Iallreduce(MPI_IN_PLACE, m(1:6:5, 2:8:3), 6, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(1))
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+    do j = 1, 8
+        do i = 1, 6
+            k = i + 6 * (j - 1)
+            if ((i == 1 .or. i == 6) .and. mod(j - 2, 3) == 0) k = k * size
+            if (m(i, j) /= k) call fail('iallreduce in place section')
+        end do
+    end do
+    if (rank <= 1) then
+        zs = (/ (cmplx(i, -i), i = 1, 8) /)
+        zr = (0.0, 0.0)
+        call MPI_Send_init(zs(1:8:2), 8, MPI_REAL, peer, 10, MPI_COMM_WORLD, reqs(1))
+        call MPI_Recv_init(zr(8:1:-2), 8, MPI_REAL, peer, 10, MPI_COMM_WORLD, reqs(2))
+        do k = 1, 2
+            call MPI_Startall(2, reqs)
+            call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+            do i = 1, 8
+                if (mod(i, 2) == 0) then
+                    if (zr(i) /= zs(9 - i)) call fail('persistent complex section value')
+                else if (zr(i) /= (0.0, 0.0)) then
+                    call fail('persistent complex section outside')
+                end if
+            end do
+        end do
+        call MPI_Request_free(reqs(1))
+        call MPI_Request_free(reqs(2))
+    end if
+    call MPI_Get_address(a(3:2 * n:2), disp)
+    call MPI_Get_address(a(3), base)
+    if (disp /= base) call fail('get_address of a section')
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+    call MPI_Allreduce(a(1:n), b(1:2 * n:2), n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierror)
+    if (ierror /= MPI_ERR_BUFFER) call fail('contiguous reduced into a section: MPI_ERR_BUFFER')
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
+
+    ! 10. the status conversions of mpi_f08
     if (rank <= 1) then
         if (rank == 0) then
             call MPI_Send(a, 3, MPI_DOUBLE_PRECISION, 1, 9, MPI_COMM_WORLD)
