@@ -222,6 +222,21 @@ void tide_f08_choice_free(const MPI_Fint *made)
     MPI_Type_free(&t);
 }
 
+/* A layout tide_f08_choice could not describe: the error goes to the
+ * handler of the call's object (kind 1 a communicator, 2 a window, 3 a
+ * file; 0 none: MPI_COMM_SELF's), as the library's own errors do. */
+void tide_f08_choice_error(int kind, MPI_Fint handle, MPI_Fint code)
+{
+    if (kind == 1)
+        MPI_Comm_call_errhandler(MPI_Comm_f2c(handle), code);
+    else if (kind == 2)
+        MPI_Win_call_errhandler(MPI_Win_f2c(handle), code);
+    else if (kind == 3)
+        MPI_File_call_errhandler(MPI_File_f2c(handle), code);
+    else
+        MPI_Comm_call_errhandler(MPI_COMM_SELF, code);
+}
+
 /* MPI_F_sync_reg: a call the compiler cannot see into, nothing more. */
 void tide_f08_sync_reg(CFI_cdesc_t *buf)
 {

@@ -39,6 +39,7 @@ void tide_f08_choice(struct CFI_cdesc_t *b0, struct CFI_cdesc_t *b1, struct CFI_
                      const int *nbuf, const int *how, int64_t *count, MPI_Fint *datatype,
                      intptr_t addr[3], MPI_Fint *made, MPI_Fint *err);
 void tide_f08_choice_free(const MPI_Fint *made);
+void tide_f08_choice_error(int kind, MPI_Fint handle, MPI_Fint code);
 void tide_f08_sync_reg(struct CFI_cdesc_t *buf);
 
 /* A Fortran binding's two link names (name_ and name__), declared. */

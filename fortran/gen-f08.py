@@ -282,7 +282,7 @@ def f08_procedure(fn, params):
     out = wrap("  subroutine %s(" % spec, names + ["ierror"], ")")
     out.append("    use tide_f08_glue, only: c_wrapper => %s" % fn.lower())
     if groups:
-        out.append("    use tide_f08_glue, only: tide_f08_choice, tide_f08_choice_free")
+        out.append("    use tide_f08_glue, only: tide_f08_choice, tide_f08_choice_free, tide_f08_choice_error")
         out.append("    use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_intptr_t")
     out += ["    " + d for d in decls]
     out += ["    integer, optional, intent(out) :: ierror", "    integer :: ierr_c"]
@@ -290,8 +290,16 @@ def f08_procedure(fn, params):
     out += ["    " + d for d in before]
     call = wrap("call c_wrapper(", actuals + ["ierr_c"], ")")
     if groups:
-        call[0] = "if (ierr_c == 0) " + call[0]
-    out += ["    " + c for c in call]
+        # a layout tide_f08_choice cannot describe: the error goes to the
+        # handler of the call's communicator, window or file
+        obj = next(((k, n) for k, n, t in ((1, "comm", "MPI_Comm"), (2, "win", "MPI_Win"), (3, "fh", "MPI_File"))
+                    if n in names and classify(*gb.split_param(params[names.index(n)]))[1] == t), (0, None))
+        out += ["    if (ierr_c == 0) then"] + ["      " + c for c in call] + [
+            "    else",
+            "      call tide_f08_choice_error(%d, %s, ierr_c)" % (obj[0], obj[1] + "%MPI_VAL" if obj[1] else "0"),
+            "    end if"]
+    else:
+        out += ["    " + c for c in call]
     out += ["    " + d for d in after]
     out += ["    if (present(ierror)) ierror = ierr_c", "  end subroutine %s" % spec]
     return out
@@ -344,6 +352,10 @@ SPECIAL_GLUE = """
     import :: c_int
     integer(c_int) :: made
   end subroutine tide_f08_choice_free
+  subroutine tide_f08_choice_error(kind, handle, ierror) bind(C, name="tide_f08_choice_error")
+    import :: c_int
+    integer(c_int), value :: kind, handle, ierror
+  end subroutine tide_f08_choice_error
   subroutine tide_f08_sync_reg(buf) bind(C, name="tide_f08_sync_reg")
     type(*), dimension(..) :: buf
   end subroutine tide_f08_sync_reg
