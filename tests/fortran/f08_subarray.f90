@@ -238,6 +238,7 @@ program f08_subarray
             end if
         end do
     end if
+    deallocate(gath)
 
     ! 7. one-sided: Put from a section, Get into a section (fences)
     win_mem = -1
