@@ -8,10 +8,14 @@
  * by a derived datatype built from the descriptor's strides over the
  * user's datatype. The count and datatype then describe the elements of
  * the section as if they were contiguous (MPI-3.1 17.1.2, 17.1.12).
+ * The one case no datatype describes - the buffers of a reduction, which
+ * share one datatype, laid out differently - is copied to contiguous
+ * memory for a blocking call (and back for the buffers it writes).
  */
 #include <ISO_Fortran_binding.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "f_support.h"
 
@@ -22,6 +26,8 @@ enum {
     CHOICE_ANY_ADDRESS = 1, /* no datatype: the address of the first element */
     CHOICE_RECOUNT = 2,     /* count and datatype describe the whole buffer: both may change */
     CHOICE_KEEP_COUNT = 3,  /* the count is per process or an array: only the datatype changes */
+    CHOICE_RECOUNT_OR_COPY = 4, /* CHOICE_RECOUNT, or copies of buffers laid out differently
+                                 * (the buffers of a blocking reduction) */
 };
 
 /* A section with unit dimensions dropped and dimensions that continue
@@ -142,22 +148,82 @@ static int section_type(const struct layout *l, int64_t count, MPI_Datatype dt, 
     return rc;
 }
 
+/* The copies of one group (CHOICE_RECOUNT_OR_COPY): the buffers' layouts,
+ * the contiguous copies, which buffers the call writes. */
+struct copies {
+    int n;
+    size_t bytes;
+    struct layout l[3];
+    char *tmp[3];
+    int written[3];
+};
+
+/* Between a section and its contiguous copy: the first `bytes` bytes of
+ * its elements in array element order. */
+static void copy_section(const struct layout *l, char *tmp, size_t bytes, int to_section)
+{
+    for (size_t v = 0; v < bytes; v += l->elem) {
+        char *e = l->base + element_offset(l, (MPI_Aint)(v / l->elem));
+        size_t len = bytes - v < l->elem ? bytes - v : l->elem;
+        if (to_section)
+            memcpy(e, tmp + v, len);
+        else
+            memcpy(tmp + v, e, len);
+    }
+}
+
+static int copy_group(const struct layout *l, int n, int written, int64_t count, MPI_Datatype dt,
+                      MPI_Count ext, intptr_t addr[3], intptr_t *state)
+{
+    MPI_Count tlb, text;
+    int rc = MPI_Type_get_true_extent_x(dt, &tlb, &text);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (tlb < 0)
+        return MPI_ERR_BUFFER;
+    size_t bytes = (size_t)(tlb + (count - 1) * ext + text);
+    struct copies *c = calloc(1, sizeof *c);
+    if (!c)
+        return MPI_ERR_NO_MEM;
+    c->n = n;
+    c->bytes = bytes;
+    for (int i = 0; i < n; i++) {
+        c->l[i] = l[i];
+        if (is_sentinel(l[i].base) || contiguous(&l[i]))
+            continue;
+        if (bytes > (size_t)l[i].n * l[i].elem || !(c->tmp[i] = malloc(bytes))) {
+            for (int j = 0; j < i; j++)
+                free(c->tmp[j]);
+            free(c);
+            return bytes > (size_t)l[i].n * l[i].elem ? MPI_ERR_BUFFER : MPI_ERR_NO_MEM;
+        }
+        copy_section(&l[i], c->tmp[i], bytes, 0);
+        c->written[i] = (written >> i) & 1;
+        addr[i] = (intptr_t)c->tmp[i];
+    }
+    *state = (intptr_t)c;
+    return MPI_SUCCESS;
+}
+
 /*
  * One group of choice buffers sharing a count and a datatype (one buffer,
  * or the send and receive buffers of a reduction): b0..b2, nbuf of them.
  * addr[i] gets buffer i's address; *count and *datatype may be replaced
  * (by 1 and a derived datatype); *made gets the datatype to free once the
- * call has been made (0: none). Returns an MPI error code in *err.
+ * call has been made (0: none), *copies the copies to write back and free
+ * (0: none; bit i of *written: the call writes buffer i). Returns an MPI
+ * error code in *err.
  */
 void tide_f08_choice(CFI_cdesc_t *b0, CFI_cdesc_t *b1, CFI_cdesc_t *b2, const int *nbuf,
-                     const int *how, int64_t *count, MPI_Fint *datatype, intptr_t addr[3],
-                     MPI_Fint *made, MPI_Fint *err)
+                     const int *how, const int *written, int64_t *count, MPI_Fint *datatype,
+                     intptr_t addr[3], MPI_Fint *made, intptr_t *copies, MPI_Fint *err)
 {
     CFI_cdesc_t *b[3] = {b0, b1, b2};
     struct layout l[3];
     const struct layout *shape = NULL; /* the non-contiguous buffers' layout */
     int alike = 1, n = *nbuf < 3 ? *nbuf : 3;
     *made = 0;
+    *copies = 0;
     *err = MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         describe(b[i], &l[i]);
@@ -187,11 +253,16 @@ void tide_f08_choice(CFI_cdesc_t *b0, CFI_cdesc_t *b1, CFI_cdesc_t *b2, const in
         *err = rc;
         return;
     }
-    if (ext <= 0 || !alike) {
+    if (ext <= 0) {
         *err = MPI_ERR_BUFFER;
         return;
     }
-    if (*how == CHOICE_RECOUNT && shape->elem % (size_t)ext == 0) {
+    if (!alike) {
+        *err = *how == CHOICE_RECOUNT_OR_COPY ? copy_group(l, n, *written, *count, dt, ext, addr, copies)
+                                              : MPI_ERR_BUFFER;
+        return;
+    }
+    if ((*how == CHOICE_RECOUNT || *how == CHOICE_RECOUNT_OR_COPY) && shape->elem % (size_t)ext == 0) {
         rc = section_type(shape, *count, dt, (MPI_Aint)ext, &t);
         if (rc == MPI_SUCCESS)
             *count = 1;
@@ -212,14 +283,24 @@ void tide_f08_choice(CFI_cdesc_t *b0, CFI_cdesc_t *b1, CFI_cdesc_t *b2, const in
     *made = *datatype;
 }
 
-/* Frees the datatype tide_f08_choice made (0: none). A pending operation
- * holds its own reference: freeing it here is safe (MPI_Type_free). */
-void tide_f08_choice_free(const MPI_Fint *made)
+/* Frees the datatype tide_f08_choice made (0: none; a pending operation
+ * holds its own reference: freeing it here is safe, MPI_Type_free), and
+ * its copies, written back to the buffers the call wrote if it succeeded. */
+void tide_f08_choice_free(const MPI_Fint *made, const intptr_t *copies, const MPI_Fint *rc)
 {
-    if (*made == 0)
+    if (*made != 0) {
+        MPI_Datatype t = MPI_Type_f2c(*made);
+        MPI_Type_free(&t);
+    }
+    struct copies *c = (struct copies *)*copies;
+    if (!c)
         return;
-    MPI_Datatype t = MPI_Type_f2c(*made);
-    MPI_Type_free(&t);
+    for (int i = 0; i < c->n; i++) {
+        if (c->tmp[i] && c->written[i] && *rc == MPI_SUCCESS)
+            copy_section(&c->l[i], c->tmp[i], c->bytes, 1);
+        free(c->tmp[i]);
+    }
+    free(c);
 }
 
 /* A layout tide_f08_choice could not describe: the error goes to the

@@ -36,9 +36,10 @@ void tide_f_fstr(const char *c, char *f, size_t len);
 /* The choice buffers of mpi_f08 (f_choice.c), called from its procedures. */
 struct CFI_cdesc_t;
 void tide_f08_choice(struct CFI_cdesc_t *b0, struct CFI_cdesc_t *b1, struct CFI_cdesc_t *b2,
-                     const int *nbuf, const int *how, int64_t *count, MPI_Fint *datatype,
-                     intptr_t addr[3], MPI_Fint *made, MPI_Fint *err);
-void tide_f08_choice_free(const MPI_Fint *made);
+                     const int *nbuf, const int *how, const int *written, int64_t *count,
+                     MPI_Fint *datatype, intptr_t addr[3], MPI_Fint *made, intptr_t *copies,
+                     MPI_Fint *err);
+void tide_f08_choice_free(const MPI_Fint *made, const intptr_t *copies, const MPI_Fint *rc);
 void tide_f08_choice_error(int kind, MPI_Fint handle, MPI_Fint code);
 void tide_f08_sync_reg(struct CFI_cdesc_t *buf);
 

@@ -193,15 +193,17 @@ def glue_interface(fn, params):
 
 
 # how tide_f08_choice (f_choice.c) may describe a group of buffers
-CHOICE_ADDRESS, CHOICE_ANY_ADDRESS, CHOICE_RECOUNT, CHOICE_KEEP_COUNT = 0, 1, 2, 3
+CHOICE_ADDRESS, CHOICE_ANY_ADDRESS, CHOICE_RECOUNT, CHOICE_KEEP_COUNT, CHOICE_RECOUNT_OR_COPY = 0, 1, 2, 3, 4
 
 
 def choice_groups(fn, params):
     """The choice buffers of a function, in groups that share a count and a
     datatype (adjacent buffers: those of a reduction): (buffer names, count
     (name, is an array, C type) or None, datatype (name, is an array) or
-    None, how). The count and datatype are the first ones after the
-    buffers, before the next buffer."""
+    None, how, bit i set if the call writes buffer i). The count and
+    datatype are the first ones after the buffers, before the next buffer.
+    The buffers of a blocking reduction laid out differently are copied
+    (no one datatype describes both)."""
     split = [gb.split_param(p) for p in params]
     info = [classify(*s) for s in split]
     names = [s[1] for s in split]
@@ -232,9 +234,12 @@ def choice_groups(fn, params):
                 else CHOICE_ADDRESS
         elif count is None or count[1] or per_process:
             how = CHOICE_KEEP_COUNT
+        elif len(members) > 1 and not retains_buffers(fn, params) and not low.endswith("_init"):
+            how = CHOICE_RECOUNT_OR_COPY
         else:
             how = CHOICE_RECOUNT
-        groups.append((members, count, dtype, how))
+        written = sum(1 << n for n, m in enumerate(members) if not info[names.index(m)][2])
+        groups.append((members, count, dtype, how, written))
         i = j
     return groups
 
@@ -250,10 +255,11 @@ def f08_procedure(fn, params):
         actuals.append(a)
     groups = choice_groups(fn, params)
     locals_, before, after = [], [], []
-    for g, (members, count, dtype, how) in enumerate(groups, 1):
-        locals_ += ["integer(c_intptr_t) :: addr_%d(3)" % g, "integer(c_int64_t) :: count_%d" % g,
+    for g, (members, count, dtype, how, written) in enumerate(groups, 1):
+        locals_ += ["integer(c_intptr_t) :: addr_%d(3), copies_%d" % (g, g), "integer(c_int64_t) :: count_%d" % g,
                     "integer(c_int) :: type_%d, made_%d" % (g, g)]
         before.append("made_%d = 0" % g)
+        before.append("copies_%d = 0" % g)
         for j, m in enumerate(members):
             actuals[names.index(m)] = "addr_%d(%d)" % (g, j + 1)
         if count and not count[1]:
@@ -265,19 +271,19 @@ def f08_procedure(fn, params):
             actuals[names.index(dtype[0])] = "type_%d" % g
         else:
             before.append("type_%d = 0" % g)
-        if how == CHOICE_RECOUNT:
+        if how in (CHOICE_RECOUNT, CHOICE_RECOUNT_OR_COPY):
             kind = "kind=%s" % KIND_NAMES[count[2]] if count[2] in KIND_NAMES else "kind=c_int"
             locals_.append("integer(%s) :: count_%d_c" % (kind, g))
             actuals[names.index(count[0])] = "count_%d_c" % g
         bufs = (members * 3)[:3] if len(members) == 1 else (members + members[:1])[:3]
-        call = wrap("call tide_f08_choice(", bufs + ["%d" % len(members), "%d" % how, "count_%d" % g,
-                    "type_%d" % g, "addr_%d" % g, "made_%d" % g, "ierr_c"], ")")
+        call = wrap("call tide_f08_choice(", bufs + ["%d" % len(members), "%d" % how, "%d" % written,
+                    "count_%d" % g, "type_%d" % g, "addr_%d" % g, "made_%d" % g, "copies_%d" % g, "ierr_c"], ")")
         if g > 1:
             call[0] = "if (ierr_c == 0) " + call[0]
         before += call
-        if how == CHOICE_RECOUNT:
+        if how in (CHOICE_RECOUNT, CHOICE_RECOUNT_OR_COPY):
             before.append("count_%d_c = int(count_%d, kind(count_%d_c))" % (g, g, g))
-        after.append("call tide_f08_choice_free(made_%d)" % g)
+        after.append("call tide_f08_choice_free(made_%d, copies_%d, ierr_c)" % (g, g))
     spec = fn + "_f08"
     out = wrap("  subroutine %s(" % spec, names + ["ierror"], ")")
     out.append("    use tide_f08_glue, only: c_wrapper => %s" % fn.lower())
@@ -338,19 +344,20 @@ SPECIAL_GLUE = """
     logical :: flag
   end subroutine mpi_comm_get_attr
   ! the choice buffers (f_choice.c)
-  subroutine tide_f08_choice(b0, b1, b2, nbuf, how, count, datatype, addr, made, ierror) &
-      bind(C, name="tide_f08_choice")
+  subroutine tide_f08_choice(b0, b1, b2, nbuf, how, written, count, datatype, addr, made, copies, &
+      ierror) bind(C, name="tide_f08_choice")
     import :: c_int, c_int64_t, c_intptr_t
     type(*), dimension(..), asynchronous :: b0, b1, b2
-    integer(c_int) :: nbuf, how
+    integer(c_int) :: nbuf, how, written
     integer(c_int64_t) :: count
     integer(c_int) :: datatype
-    integer(c_intptr_t) :: addr(3)
+    integer(c_intptr_t) :: addr(3), copies
     integer(c_int) :: made, ierror
   end subroutine tide_f08_choice
-  subroutine tide_f08_choice_free(made) bind(C, name="tide_f08_choice_free")
-    import :: c_int
-    integer(c_int) :: made
+  subroutine tide_f08_choice_free(made, copies, ierror) bind(C, name="tide_f08_choice_free")
+    import :: c_int, c_intptr_t
+    integer(c_int) :: made, ierror
+    integer(c_intptr_t) :: copies
   end subroutine tide_f08_choice_free
   subroutine tide_f08_choice_error(kind, handle, ierror) bind(C, name="tide_f08_choice_error")
     import :: c_int

@@ -7,8 +7,9 @@
 ! section as MPI_REAL), MPI_Put/MPI_Get with fences, MPI_File_write_at/
 ! MPI_File_read_at and MPI_File_iwrite_at/MPI_File_iread_at, each checked
 ! element by element, the elements outside the section untouched;
-! scalars; MPI_Get_address of a section; MPI_ERR_BUFFER for a layout that
-! cannot be described; and MPI_Status_f2f08/f082f.
+! scalars; MPI_Get_address of a section; blocking reductions between
+! a section and a contiguous buffer (copied); MPI_ERR_BUFFER for a
+! nonblocking one; and MPI_Status_f2f08/f082f.
 ! Needs at least 2 ranks; rank 0 and 1 exchange, all join collectives.
 program f08_subarray
     use mpi_f08
@@ -36,6 +37,7 @@ program f08_subarray
     type(MPI_File) :: fh
     integer(kind=MPI_OFFSET_KIND) :: off
     complex :: zs(8), zr(8)
+    double precision :: zsum(n + 1)
     character(len=256) :: fname, tmpdir
 
     call MPI_Init()
@@ -366,8 +368,38 @@ program f08_subarray
     call MPI_Get_address(a(3:2 * n:2), disp)
     call MPI_Get_address(a(3), base)
     if (disp /= base) call fail('get_address of a section')
+    ! blocking reductions between buffers laid out differently (copied):
+    ! a section into a contiguous array, a contiguous array into a 2-D
+    ! section at the root (the others give a scalar as recvbuf)
+    a = (/ (dble(i + rank), i = 1, 2 * n) /)
+    zsum = -1d0
+    call MPI_Allreduce(a(2:2 * n:2), zsum, n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+    do i = 1, n
+        if (zsum(i) /= dble(size * 2 * i + size * (size - 1) / 2)) call fail('allreduce section to contiguous')
+    end do
+    if (zsum(n + 1) /= -1d0) call fail('allreduce section to contiguous: outside')
+    m = -1
+    flat = (/ (i * (rank + 1), i = 1, 20) /)
+    if (rank == 0) then
+        call MPI_Reduce(flat, m(2:5, 3:7), 20, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD)
+    else
+        call MPI_Reduce(flat, scalar, 20, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD)
+    end if
+    if (rank == 0) then
+        do j = 1, 8
+            do i = 1, 6
+                if (i >= 2 .and. i <= 5 .and. j >= 3 .and. j <= 7) then
+                    if (m(i, j) /= ((i - 1) + 4 * (j - 3)) * size * (size + 1) / 2) call fail('reduce into section')
+                else if (m(i, j) /= -1) then
+                    call fail('reduce into section: outside')
+                end if
+            end do
+        end do
+    end if
+    ! no datatype describes both and a nonblocking call cannot be copied
     call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
-    call MPI_Allreduce(a(1:n), b(1:2 * n:2), n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierror)
+    call MPI_Iallreduce(a(1:n), b(1:2 * n:2), n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, &
+        reqs(1), ierror)
     if (ierror /= MPI_ERR_BUFFER) call fail('contiguous reduced into a section: MPI_ERR_BUFFER')
     call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
 
