@@ -240,7 +240,7 @@ void tide_f08_choice(CFI_cdesc_t *b0, CFI_cdesc_t *b1, CFI_cdesc_t *b2, const in
             alike = 0;
         shape = shape ? shape : &l[i];
     }
-    if (!shape || *count == 0)
+    if (!shape || *count <= 0) /* a negative count: the library's error */
         return;
     /* a contiguous buffer in the group cannot share the derived datatype */
     for (int i = 0; i < n; i++)

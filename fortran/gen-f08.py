@@ -25,7 +25,8 @@ gives the descriptors of its buffers, with their count and datatype, to
 tide_f08_choice (f_choice.c), which returns the addresses, count and
 datatype for the C wrapper: a non-contiguous array section is described by
 a derived datatype over the user's, made for the call and freed after it
-(a pending operation keeps its own reference). MPI_SUBARRAYS_SUPPORTED is
+(a pending operation keeps its own reference); the buffers of a blocking
+reduction laid out differently are copied. MPI_SUBARRAYS_SUPPORTED is
 .TRUE.; the buffers of every nonblocking call are ASYNCHRONOUS, and
 gfortran's ASYNCHRONOUS is that of TS 29113: MPI_ASYNC_PROTECTS_NONBLOCKING
 is .TRUE. too.
