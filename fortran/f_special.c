@@ -6,7 +6,9 @@
  * commands and of argv arrays), MPI_Info_create_env (the process's own
  * command line), MPI_Op_create and errhandler creation
  * (Fortran procedures as callbacks), MPI_Comm_get_attr (the attribute
- * as an INTEGER(KIND=MPI_ADDRESS_KIND) value) and MPI_F_sync_reg.
+ * as an INTEGER(KIND=MPI_ADDRESS_KIND) value), MPI_F_sync_reg, and the
+ * `use mpi` forms of MPI_Status_f2f08 and MPI_Status_f082f (names the
+ * generator keeps for the C conversion functions).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,25 @@ ALIAS2(mpi_f_sync_reg, void *buf)
 void mpi_f_sync_reg_(void *buf)
 {
     (void)buf;
+}
+
+/* MPI_STATUS_F2F08(F_STATUS, F08_STATUS, IERROR) and
+ * MPI_STATUS_F082F(F08_STATUS, F_STATUS, IERROR) of `use mpi`
+ * (MPI-3.1 17.2.5): TYPE(MPI_Status) is MPI_F08_status. */
+ALIAS2(mpi_status_f2f08, MPI_Fint *f_status, MPI_F08_status *f08_status, MPI_Fint *ierr)
+void mpi_status_f2f08_(MPI_Fint *f_status, MPI_F08_status *f08_status, MPI_Fint *ierr)
+{
+    int rc = MPI_Status_f2f08(f_status, f08_status);
+    if (ierr)
+        *ierr = rc;
+}
+
+ALIAS2(mpi_status_f082f, MPI_F08_status *f08_status, MPI_Fint *f_status, MPI_Fint *ierr)
+void mpi_status_f082f_(MPI_F08_status *f08_status, MPI_Fint *f_status, MPI_Fint *ierr)
+{
+    int rc = MPI_Status_f082f(f08_status, f_status);
+    if (ierr)
+        *ierr = rc;
 }
 
 /* MPI_PCONTROL(LEVEL): no IERROR in Fortran (MPI-3.1 14.2.4) */

@@ -445,6 +445,18 @@ SPECIAL_INTERFACES += """
   subroutine MPI_Info_create_env(info, ierror)
     integer :: info, ierror
   end subroutine MPI_Info_create_env
+  subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+    import :: MPI_Status, MPI_STATUS_SIZE
+    integer :: f_status(MPI_STATUS_SIZE)
+    type(MPI_Status) :: f08_status
+    integer :: ierror
+  end subroutine MPI_Status_f2f08
+  subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+    import :: MPI_Status, MPI_STATUS_SIZE
+    type(MPI_Status) :: f08_status
+    integer :: f_status(MPI_STATUS_SIZE)
+    integer :: ierror
+  end subroutine MPI_Status_f082f
   subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
     external :: query_fn, free_fn, cancel_fn
     integer(kind=8) :: extra_state
@@ -461,6 +473,16 @@ end interface
 """
 
 
+# TYPE(MPI_Status) of mpi_f08, for MPI_Status_f2f08 and MPI_Status_f082f
+# (the layout of the C MPI_Status; the last two fields are Tide's, hidden)
+F08_STATUS_TYPE = """      type, bind(C) :: MPI_Status
+        integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+        integer(c_int), private :: tide_cancelled
+        integer(c_long_long), private :: tide_nbytes
+      end type MPI_Status
+"""
+
+
 def gen_module(text):
     consts = gen_constants(text, True).replace(
         "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "").replace(
@@ -469,8 +491,9 @@ def gen_module(text):
             "! The `use mpi` module: the constants and sentinels of mpif.h and an\n"
             "! explicit interface for every generated binding (choice buffers take\n"
             "! any type and rank: NO_ARG_CHECK).\n"
-            "module mpi\n      use, intrinsic :: iso_c_binding, only: c_ptr\n"
-            "      implicit none\n      private :: c_ptr\n" + consts +
+            "module mpi\n      use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long\n"
+            "      implicit none\n      private :: c_ptr, c_int, c_long_long\n" + consts +
+            F08_STATUS_TYPE +
             "interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
             "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
             interfaces(text) + "end interface\n" + memory_interfaces() + SPECIAL_INTERFACES +

@@ -20,10 +20,16 @@ requests, data representations, user operations, errhandlers) have the
 standard's abstract interfaces, and the same calling convention as those
 of mpif.h: their procedures go to the same C wrappers.
 
-Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
-in the `mpi` module: the wrappers take a plain address (assumed rank would
-pass a descriptor the C side does not read); MPI_SUBARRAYS_SUPPORTED is
-.FALSE.
+Choice buffers are TYPE(*), DIMENSION(..) (assumed rank): each procedure
+gives the descriptors of its buffers, with their count and datatype, to
+tide_f08_choice (f_choice.c), which returns the addresses, count and
+datatype for the C wrapper: a non-contiguous array section is described by
+a derived datatype over the user's, made for the call and freed after it
+(a pending operation keeps its own reference); the buffers of a blocking
+reduction laid out differently are copied. MPI_SUBARRAYS_SUPPORTED is
+.TRUE.; the buffers of every nonblocking call are ASYNCHRONOUS, and
+gfortran's ASYNCHRONOUS is that of TS 29113: MPI_ASYNC_PROTECTS_NONBLOCKING
+is .TRUE. too.
 """
 import importlib.util
 import os
@@ -79,7 +85,9 @@ def glue_decl(ctype, name, dims):
     what, base, const, arr = classify(ctype, name, dims)
     if what == "ranges":
         return ["integer :: %s(3, *)" % name]
-    if what in ("choice", "status") or (what == "handle" and arr):
+    if what == "choice":
+        return ["integer(c_intptr_t), value :: %s" % name]
+    if what == "status" or (what == "handle" and arr):
         return [NOARG % name, "type(*), dimension(*) :: %s" % name]
     if what == "string":
         return ["character(len=*) :: %s" % name]
@@ -100,7 +108,7 @@ def f08_decl(ctype, name, dims, asynchronous):
     if what == "ranges":
         return ["integer%s :: %s(3, *)" % (intent, name)], name
     if what == "choice":
-        return [NOARG % name, "type(*), dimension(*)%s%s :: %s"
+        return ["type(*), dimension(..)%s%s :: %s"
                 % (intent, ", asynchronous, target" if asynchronous else "", name)], name
     if what == "string":
         return ["character(len=*)%s :: %s" % (intent, name)], name
@@ -162,8 +170,8 @@ def large_count(text, plain):
 
 
 # calls whose buffers MPI keeps using after they return without a request
-RETAINED = re.compile(r"^MPI_(Buffer_attach|Win_create|Win_attach|Put|Get|Accumulate|"
-                      r"Get_accumulate|Fetch_and_op|Compare_and_swap)(_c)?$")
+RETAINED = re.compile(r"^MPI_(Buffer_attach|Win_create|Win_attach|Win_detach|Put|Get|Accumulate|"
+                      r"Get_accumulate|Fetch_and_op|Compare_and_swap|File_\w+_(begin|end))(_c)?$")
 
 
 def retains_buffers(fn, params):
@@ -177,10 +185,64 @@ def retains_buffers(fn, params):
 def glue_interface(fn, params):
     names = [gb.split_param(p)[1] for p in params] + ["ierror"]
     out = wrap("  subroutine %s(" % fn.lower(), names, ")")
+    if any(classify(*gb.split_param(p))[0] == "choice" for p in params):
+        out.append("    import :: c_intptr_t")
     for p in params:
         out += ["    " + d for d in glue_decl(*gb.split_param(p))]
     out += ["    integer :: ierror", "  end subroutine %s" % fn.lower()]
     return out
+
+
+# how tide_f08_choice (f_choice.c) may describe a group of buffers
+CHOICE_ADDRESS, CHOICE_ANY_ADDRESS, CHOICE_RECOUNT, CHOICE_KEEP_COUNT, CHOICE_RECOUNT_OR_COPY = 0, 1, 2, 3, 4
+
+
+def choice_groups(fn, params):
+    """The choice buffers of a function, in groups that share a count and a
+    datatype (adjacent buffers: those of a reduction): (buffer names, count
+    (name, is an array, C type) or None, datatype (name, is an array) or
+    None, how, bit i set if the call writes buffer i). The count and
+    datatype are the first ones after the buffers, before the next buffer.
+    The buffers of a blocking reduction laid out differently are copied
+    (no one datatype describes both)."""
+    split = [gb.split_param(p) for p in params]
+    info = [classify(*s) for s in split]
+    names = [s[1] for s in split]
+    groups, i = [], 0
+    while i < len(split):
+        if info[i][0] != "choice":
+            i += 1
+            continue
+        j = i
+        while j < len(split) and info[j][0] == "choice":
+            j += 1
+        members, count, dtype = names[i:j], None, None
+        for k in range(j, len(split)):
+            what, base, const, arr = info[k]
+            if what == "choice":
+                break
+            if count is None and "count" in names[k] and what in ("int", "kind"):
+                count = (names[k], arr, base)
+            if what == "handle" and base == "MPI_Datatype":
+                dtype = (names[k], arr)
+                break
+        low = fn.lower()
+        per_process = any(("gather" in low and m.startswith("recv")) or
+                          ("scatter" in low and m.startswith("send")) or "alltoall" in low
+                          for m in members) or "reduce_scatter" in low or "partitions" in names
+        if dtype is None or dtype[1]:
+            how = CHOICE_ANY_ADDRESS if (members == ["location"] or low.endswith("_end")) \
+                else CHOICE_ADDRESS
+        elif count is None or count[1] or per_process:
+            how = CHOICE_KEEP_COUNT
+        elif len(members) > 1 and not retains_buffers(fn, params) and not low.endswith("_init"):
+            how = CHOICE_RECOUNT_OR_COPY
+        else:
+            how = CHOICE_RECOUNT
+        written = sum(1 << n for n, m in enumerate(members) if not info[names.index(m)][2])
+        groups.append((members, count, dtype, how, written))
+        i = j
+    return groups
 
 
 def f08_procedure(fn, params):
@@ -192,12 +254,60 @@ def f08_procedure(fn, params):
         names.append(name)
         decls += d
         actuals.append(a)
+    groups = choice_groups(fn, params)
+    locals_, before, after = [], [], []
+    for g, (members, count, dtype, how, written) in enumerate(groups, 1):
+        locals_ += ["integer(c_intptr_t) :: addr_%d(3), copies_%d" % (g, g), "integer(c_int64_t) :: count_%d" % g,
+                    "integer(c_int) :: type_%d, made_%d" % (g, g)]
+        before.append("made_%d = 0" % g)
+        before.append("copies_%d = 0" % g)
+        for j, m in enumerate(members):
+            actuals[names.index(m)] = "addr_%d(%d)" % (g, j + 1)
+        if count and not count[1]:
+            before.append("count_%d = %s" % (g, count[0]))
+        else:
+            before.append("count_%d = %d" % (g, 1 if count else 0))
+        if dtype and not dtype[1]:
+            before.append("type_%d = %s%%MPI_VAL" % (g, dtype[0]))
+            actuals[names.index(dtype[0])] = "type_%d" % g
+        else:
+            before.append("type_%d = 0" % g)
+        if how in (CHOICE_RECOUNT, CHOICE_RECOUNT_OR_COPY):
+            kind = "kind=%s" % KIND_NAMES[count[2]] if count[2] in KIND_NAMES else "kind=c_int"
+            locals_.append("integer(%s) :: count_%d_c" % (kind, g))
+            actuals[names.index(count[0])] = "count_%d_c" % g
+        bufs = (members * 3)[:3] if len(members) == 1 else (members + members[:1])[:3]
+        call = wrap("call tide_f08_choice(", bufs + ["%d" % len(members), "%d" % how, "%d" % written,
+                    "count_%d" % g, "type_%d" % g, "addr_%d" % g, "made_%d" % g, "copies_%d" % g, "ierr_c"], ")")
+        if g > 1:
+            call[0] = "if (ierr_c == 0) " + call[0]
+        before += call
+        if how in (CHOICE_RECOUNT, CHOICE_RECOUNT_OR_COPY):
+            before.append("count_%d_c = int(count_%d, kind(count_%d_c))" % (g, g, g))
+        after.append("call tide_f08_choice_free(made_%d, copies_%d, ierr_c)" % (g, g))
     spec = fn + "_f08"
     out = wrap("  subroutine %s(" % spec, names + ["ierror"], ")")
     out.append("    use tide_f08_glue, only: c_wrapper => %s" % fn.lower())
+    if groups:
+        out.append("    use tide_f08_glue, only: tide_f08_choice, tide_f08_choice_free, tide_f08_choice_error")
+        out.append("    use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_intptr_t")
     out += ["    " + d for d in decls]
     out += ["    integer, optional, intent(out) :: ierror", "    integer :: ierr_c"]
-    out += wrap("    call c_wrapper(", actuals + ["ierr_c"], ")")
+    out += ["    " + d for d in locals_]
+    out += ["    " + d for d in before]
+    call = wrap("call c_wrapper(", actuals + ["ierr_c"], ")")
+    if groups:
+        # a layout tide_f08_choice cannot describe: the error goes to the
+        # handler of the call's communicator, window or file
+        obj = next(((k, n) for k, n, t in ((1, "comm", "MPI_Comm"), (2, "win", "MPI_Win"), (3, "fh", "MPI_File"))
+                    if n in names and classify(*gb.split_param(params[names.index(n)]))[1] == t), (0, None))
+        out += ["    if (ierr_c == 0) then"] + ["      " + c for c in call] + [
+            "    else",
+            "      call tide_f08_choice_error(%d, %s, ierr_c)" % (obj[0], obj[1] + "%MPI_VAL" if obj[1] else "0"),
+            "    end if"]
+    else:
+        out += ["    " + c for c in call]
+    out += ["    " + d for d in after]
     out += ["    if (present(ierror)) ierror = ierr_c", "  end subroutine %s" % spec]
     return out
 
@@ -234,10 +344,29 @@ SPECIAL_GLUE = """
     integer(kind=8) :: attribute_val
     logical :: flag
   end subroutine mpi_comm_get_attr
-  subroutine mpi_f_sync_reg(buf)
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    type(*), dimension(*) :: buf
-  end subroutine mpi_f_sync_reg
+  ! the choice buffers (f_choice.c)
+  subroutine tide_f08_choice(b0, b1, b2, nbuf, how, written, count, datatype, addr, made, copies, &
+      ierror) bind(C, name="tide_f08_choice")
+    import :: c_int, c_int64_t, c_intptr_t
+    type(*), dimension(..), asynchronous :: b0, b1, b2
+    integer(c_int) :: nbuf, how, written
+    integer(c_int64_t) :: count
+    integer(c_int) :: datatype
+    integer(c_intptr_t) :: addr(3), copies
+    integer(c_int) :: made, ierror
+  end subroutine tide_f08_choice
+  subroutine tide_f08_choice_free(made, copies, ierror) bind(C, name="tide_f08_choice_free")
+    import :: c_int, c_intptr_t
+    integer(c_int) :: made, ierror
+    integer(c_intptr_t) :: copies
+  end subroutine tide_f08_choice_free
+  subroutine tide_f08_choice_error(kind, handle, ierror) bind(C, name="tide_f08_choice_error")
+    import :: c_int
+    integer(c_int), value :: kind, handle, ierror
+  end subroutine tide_f08_choice_error
+  subroutine tide_f08_sync_reg(buf) bind(C, name="tide_f08_sync_reg")
+    type(*), dimension(..) :: buf
+  end subroutine tide_f08_sync_reg
   ! memory given as an address (TYPE(C_PTR) in mpi_f08): the C functions
   ! themselves (handles are C ints, MPI_Aint is intptr_t)
   integer(c_int) function c_mpi_alloc_mem(size, info, baseptr) bind(C, name="MPI_Alloc_mem")
@@ -530,10 +659,9 @@ SPECIAL_PROCS = """
     if (present(ierror)) ierror = MPI_SUCCESS
   end subroutine MPI_Status_f082f_f08
   subroutine MPI_F_sync_reg_f08(buf)
-    use tide_f08_glue, only: c_wrapper => mpi_f_sync_reg
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    type(*), dimension(*) :: buf
-    call c_wrapper(buf)
+    use tide_f08_glue, only: tide_f08_sync_reg
+    type(*), dimension(..) :: buf
+    call tide_f08_sync_reg(buf)
   end subroutine MPI_F_sync_reg_f08
   subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
     use tide_f08_glue, only: c_mpi_alloc_mem
@@ -726,8 +854,8 @@ def gen_constants(text):
             out.append("  type(MPI_%s), parameter :: %s = MPI_%s(%d)" % (kind, name, kind, v))
         else:
             out.append("  integer, parameter :: %s = %d" % (name, v))
-    out.append("  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.")
-    out.append("  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.")
+    out.append("  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .true.")
+    out.append("  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .true.")
     # the sentinels: the common blocks of mpif.h and `use mpi`, compared by
     # address in f_support.c
     for fname, sym, decl in gb.SENTINELS:
@@ -789,7 +917,7 @@ def procedures(text):
 def gen_module(text):
     funcs, generics = procedures(text)
     glue = ["module tide_f08_glue", "  ! the C wrappers of mpi_fortran.c and f_special.c (mpi_xxx_)",
-            "  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_ptr",
+            "  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_intptr_t, c_ptr",
             "  implicit none", "  interface"]
     for fn, params in funcs:
         glue += glue_interface(fn, params)

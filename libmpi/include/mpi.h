@@ -379,6 +379,18 @@ typedef struct MPI_Status {
 #define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 
+/* The status of `use mpi_f08`, TYPE(MPI_Status), as C sees it: the
+ * layout of MPI_Status. MPI_F08_STATUS_IGNORE and MPI_F08_STATUSES_IGNORE
+ * (declared below) point to mpi_f08's MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE once the Fortran bindings are loaded. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint tide_cancelled;
+    MPI_Count tide_nbytes;
+} MPI_F08_status;
+
 /* ---- Callback types ---- */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
@@ -416,6 +428,10 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
+
+/* ---- Variables of the library ---- */
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 
 /* ---- Predefined callbacks (functions in the library) ---- */
 int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
@@ -978,6 +994,10 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
@@ -1408,6 +1428,10 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);

@@ -5,16 +5,25 @@
 # callbacks, MPI-IO, communicator names, a derived
 # type, error handlers and ierror, spawn between C and Fortran; the same
 # with `use mpi_f08` (f08_*.f90: handle types, TYPE(MPI_Status), optional
-# ierror, large counts, TYPE(C_PTR) memory and RMA, attribute callbacks);
+# ierror, large counts, TYPE(C_PTR) memory and RMA, attribute callbacks,
+# non-contiguous array sections as choice buffers, the status conversions
+# of `use mpi`);
 # memory as Cray pointers and TYPE(C_PTR) in mpif.h and `use mpi`;
 # generalized requests and data representations with Fortran callbacks;
 # MPI_Comm_spawn_multiple of a Fortran child; a Fortran ocean and a
 # C atmosphere, two jobs coupled through a port. Skipped when Tide was
 # built without Fortran.
 
+# the C side of the mpi_f08 statuses (tests/mpi/status_f08.c), with or
+# without Fortran
+tcase fortran.status-f08-c -t 60 -out "status_f08: ok on 2 ranks" -- $MPIEXEC -n 2 "$TB/status_f08"
+
 if [ -x "$B/bin/mpifort" ]; then
     FB="$B/tests/fortran/bin"
     mkdir -p "$FB"
+    # the C half of f08_status_c
+    tcase fortran.build.c_status_f08 -t 120 -- \
+        "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -c -o "$FB/c_status_f08.o" "$S/tests/fortran/c_status_f08.c"
     for src in "$S"/tests/fortran/*.f90; do
         n=$(basename "$src" .f90)
         # with mpif.h gfortran warns of buffers of several types (no
@@ -24,6 +33,7 @@ if [ -x "$B/bin/mpifort" ]; then
         grep -q "include 'mpif.h'" "$src" && werror=
         # a program may ask for more flags: "! build-flags: -fcray-pointer"
         extra=$(sed -n 's/^! build-flags: //p' "$src")
+        [ "$n" = f08_status_c ] && extra="$extra $FB/c_status_f08.o"
         tcase fortran.build.$n -t 120 -- \
             "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds $extra -J "$FB" -o "$FB/$n" "$src"
     done
@@ -65,6 +75,10 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.f08-errors -t 60 -out "f08 error returned: " -- $MPIEXEC -n 2 "$FB/f08_errors"
     tcase fortran.f08-io -t 60 -out "f08 io on 4 ok" -- $MPIEXEC -n 4 "$FB/f08_io"
     tcase fortran.f08-io-1 -t 60 -out "f08 io on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_io"
+    tcase fortran.f08-subarrays -t 60 -out "f08 subarrays on 2 ok" -- $MPIEXEC -n 2 "$FB/f08_subarray"
+    tcase fortran.f08-subarrays-3 -t 60 -out "f08 subarrays on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_subarray"
+    tcase fortran.f08-status-to-c -t 60 -out "f08 status to C ok" -- $MPIEXEC -n 1 "$FB/f08_status_c"
+    tcase fortran.status-f08-module -t 60 -out "status f08 conversions ok" -- $MPIEXEC -n 1 "$FB/f_status_f08"
     tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
     tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
     tcase fortran.memory-cray-pointer -t 60 -out "memory on 3 ok" -- $MPIEXEC -n 3 "$FB/f_memory"
