@@ -226,6 +226,11 @@ def gen_constants(text, module):
     for fname, sym, decl in SENTINELS:
         lines.append("%s%s" % (ind, decl))
         lines.append("%scommon /%s/ %s" % (ind, sym, fname))
+    # these bindings take buffers as they are (no array sections), and
+    # make no promise about ASYNCHRONOUS (mpi_f08 does: gen-f08.py)
+    for name in ("MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"):
+        lines.append("%slogical %s" % (ind, name))
+        lines.append("%sparameter (%s=.false.)" % (ind, name))
     lines.append("%sdouble precision MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sinteger*8 MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
