@@ -7,6 +7,7 @@
 #include "hex.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -388,7 +389,8 @@ int tide_ns_uri_parse(const char *s, struct tide_ns_uri *u, char *err, size_t er
     }
     const char *p = s + strlen(URI_TCP);
     const char *hend;
-    if (*p == '[') {
+    bool bracketed = *p == '[';
+    if (bracketed) {
         hend = strchr(p, ']');
         if (!hend || hend[1] != ':')
             goto bad;
@@ -401,6 +403,15 @@ int tide_ns_uri_parse(const char *s, struct tide_ns_uri *u, char *err, size_t er
     size_t hl = (size_t)(hend - p);
     if (hl == 0 || hl >= sizeof u->host)
         goto bad;
+    /* a name or an address: letters, digits, '.', '-', '_'; in brackets
+     * an IPv6 address (it has a ':'), with its zone after '%' */
+    if (bracketed && !memchr(p, ':', hl))
+        goto bad;
+    for (size_t i = 0; i < hl; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (!isalnum(c) && c != '.' && c != '-' && c != '_' && !(bracketed && (c == ':' || c == '%')))
+            goto bad;
+    }
     memcpy(u->host, p, hl);
     u->host[hl] = '\0';
     p = hend + (*hend == ']' ? 2 : 1);
