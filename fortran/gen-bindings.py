@@ -61,6 +61,8 @@ STATUS_SIZE = 6  # sizeof(MPI_Status) / sizeof(MPI_Fint); checked in f_support.c
 def prototypes(text):
     body = text.split("==== MPI functions ====", 1)[1].split("==== Profiling interface", 1)[0]
     for m in re.finditer(r"^int (MPI_\w+)\((.*)\);$", body, re.M):
+        if m.group(1).startswith("MPI_T_"):
+            continue  # the tool information interface has no Fortran bindings
         params = [] if m.group(2).strip() == "void" else [p.strip() for p in m.group(2).split(",")]
         yield m.group(1), params
 

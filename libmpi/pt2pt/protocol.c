@@ -209,8 +209,12 @@ static void unpack_eager(struct tide_convertor *cv, const void *data, size_t n)
         tide_conv_unpack(cv, data, n);
 }
 
+struct tide_msg_counters tide_msg_counters;
+
 static void recv_finish_status(struct tide_request *r, struct tide_proc *from, int src, int tag, size_t len)
 {
+    tide_msg_counters.msgs_received++;
+    tide_msg_counters.bytes_received += len;
     r->proc = from;
     r->status.MPI_SOURCE = src;
     r->status.MPI_TAG = tag;
@@ -649,6 +653,8 @@ int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, in
     if (!u || u->type != TIDE_MSG_EAGER || (u->flags & TIDE_MSGF_SYNC) || u->self_sreq)
         return -1;
     tide_match_remove(q, u);
+    tide_msg_counters.msgs_received++;
+    tide_msg_counters.bytes_received += u->len;
     size_t bytes = (size_t)count * dt->size, n = u->len < bytes ? u->len : bytes;
     int rc = MPI_SUCCESS;
     if (u->len > bytes)
@@ -821,6 +827,8 @@ int tide_send_start(struct tide_request *s)
         return MPI_SUCCESS;
     }
     s->bytes = (size_t)s->count * s->dt->size;
+    tide_msg_counters.msgs_sent++;
+    tide_msg_counters.bytes_sent += s->bytes;
     tide_conv_init(&s->conv, s->dt, (size_t)s->count, s->buf);
     s->proc = s->comm->peers[s->peer];
     s->state = TIDE_RS_POSTED;
@@ -874,6 +882,8 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
     }
     if (rc != 0)
         return NULL;
+    tide_msg_counters.msgs_sent++;
+    tide_msg_counters.bytes_sent += bytes;
     *txp = tx;
     return p;
 }

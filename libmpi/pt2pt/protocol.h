@@ -24,6 +24,14 @@ struct tide_unexpected;
 struct tide_comm;
 struct tide_datatype;
 
+/* Messages and bytes this process sent (sends started, to itself
+ * included) and received (receives matched), since it started; read by
+ * the tool information interface (tools/mpit_pvar.c). */
+struct tide_msg_counters {
+    unsigned long long msgs_sent, bytes_sent, msgs_received, bytes_received;
+};
+extern struct tide_msg_counters tide_msg_counters;
+
 int tide_protocol_init(void);
 void tide_protocol_finalize(void);
 int tide_protocol_progress(void);

@@ -77,6 +77,22 @@ static const char *const class_strings[] = {
     [MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: a process that could match this wildcard "
                                      "receive has failed; the request is still pending",
     [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator was revoked",
+    [MPI_T_ERR_MEMORY] = "MPI_T_ERR_MEMORY: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] = "MPI_T_ERR_NOT_INITIALIZED: the tool information interface is not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "MPI_T_ERR_CANNOT_INIT: the tool information interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "MPI_T_ERR_INVALID_INDEX: index invalid or refers to a variable that no longer exists",
+    [MPI_T_ERR_INVALID_ITEM] = "MPI_T_ERR_INVALID_ITEM: item index queried is out of range",
+    [MPI_T_ERR_INVALID_HANDLE] = "MPI_T_ERR_INVALID_HANDLE: the handle is invalid",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T_ERR_OUT_OF_HANDLES: no more handles available",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions available",
+    [MPI_T_ERR_INVALID_SESSION] = "MPI_T_ERR_INVALID_SESSION: session argument is not valid",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "MPI_T_ERR_CVAR_SET_NOT_NOW: the control variable cannot be set at this moment",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "MPI_T_ERR_CVAR_SET_NEVER: the control variable cannot be set until end of execution",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "MPI_T_ERR_PVAR_NO_STARTSTOP: the performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "MPI_T_ERR_PVAR_NO_WRITE: the performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T_ERR_PVAR_NO_ATOMIC: the performance variable cannot be read and written atomically",
+    [MPI_T_ERR_INVALID_NAME] = "MPI_T_ERR_INVALID_NAME: no variable or category has that name",
+    [MPI_T_ERR_INVALID] = "MPI_T_ERR_INVALID: invalid use of the tool information interface or of its arguments",
 };
 #define NCLASS_STRINGS ((int)(sizeof class_strings / sizeof class_strings[0]))
 

@@ -60,9 +60,8 @@ static size_t param_size(const char *name, size_t dflt)
     return v > 0 ? (size_t)v : dflt;
 }
 
-static void read_tuning(void)
+void tide_tuning_read(struct tide_tuning *t)
 {
-    struct tide_tuning *t = &tide.tuning;
     t->shm_eager_limit = param_size("shm_eager_limit", 4096);
     t->shm_eager_limit_coll = param_size("shm_eager_limit_coll", 16384);
     t->shm_ring_size = param_size("shm_ring_size", 262144);
@@ -161,7 +160,7 @@ static int bring_up(const char *fn)
 {
     char err[512];
     tide_config_load(NULL, err, sizeof err);
-    read_tuning();
+    tide_tuning_read(&tide.tuning);
     tide.main_thread = pthread_self();
     tide_handles_reserve_predefined();
     tide_errhandler_init();

@@ -20,5 +20,9 @@ int tide_runtime_acquire(int required, const char *fn);
 int tide_runtime_release(const char *fn);
 /* How many users the runtime has now (0: down). */
 int tide_runtime_users(void);
+struct tide_tuning;
+/* Fill t from the runtime parameters as they are now (tide_config_*):
+ * what bringing the runtime up puts in tide.tuning. */
+void tide_tuning_read(struct tide_tuning *t);
 
 #endif
