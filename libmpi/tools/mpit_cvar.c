@@ -4,8 +4,11 @@
  * description from there) as the runtime reads it into tide.tuning
  * (tide_tuning_read): while the runtime is up, the value it runs with;
  * before MPI_Init or after MPI_Finalize, what the parameters say now.
- * They are read at start-up only, so none can be written
- * (MPI_T_ERR_CVAR_SET_NEVER).
+ * Most are used only as the runtime comes up, so they cannot be written
+ * (MPI_T_ERR_CVAR_SET_NEVER); tide_verbose, consulted whenever a
+ * diagnostic may be due, can be while the runtime is up (before
+ * MPI_Init or after MPI_Finalize: MPI_T_ERR_CVAR_SET_NOT_NOW, as the
+ * runtime reads it afresh when it comes up).
  */
 #include "runtime/api.h"
 #include "runtime/runtime.h"
@@ -24,28 +27,29 @@ struct cvar {
     size_t size;       /* of a KIND_STRING field */
     int verbosity;
     const char *category;
+    bool writable;     /* while the runtime is up (KIND_INT only) */
 };
 
 #define FIELD(f) offsetof(struct tide_tuning, f), sizeof(((struct tide_tuning *)0)->f)
 static const struct cvar cvars[] = {
-    {"verbose", KIND_INT, FIELD(verbose), MPI_T_VERBOSITY_USER_BASIC, "runtime"},
-    {"transports", KIND_STRING, FIELD(transports), MPI_T_VERBOSITY_USER_BASIC, "transport"},
-    {"shm_eager_limit", KIND_SIZE, FIELD(shm_eager_limit), MPI_T_VERBOSITY_TUNER_BASIC, "transport"},
-    {"shm_eager_limit_coll", KIND_SIZE, FIELD(shm_eager_limit_coll), MPI_T_VERBOSITY_TUNER_DETAIL, "transport"},
-    {"shm_ring_size", KIND_SIZE, FIELD(shm_ring_size), MPI_T_VERBOSITY_TUNER_BASIC, "transport"},
+    {"verbose", KIND_INT, FIELD(verbose), MPI_T_VERBOSITY_USER_BASIC, "runtime", true},
+    {"transports", KIND_STRING, FIELD(transports), MPI_T_VERBOSITY_USER_BASIC, "transport", false},
+    {"shm_eager_limit", KIND_SIZE, FIELD(shm_eager_limit), MPI_T_VERBOSITY_TUNER_BASIC, "transport", false},
+    {"shm_eager_limit_coll", KIND_SIZE, FIELD(shm_eager_limit_coll), MPI_T_VERBOSITY_TUNER_DETAIL, "transport", false},
+    {"shm_ring_size", KIND_SIZE, FIELD(shm_ring_size), MPI_T_VERBOSITY_TUNER_BASIC, "transport", false},
     {"shm_eager_limit_oversub", KIND_SIZE, FIELD(shm_eager_limit_oversub), MPI_T_VERBOSITY_TUNER_DETAIL,
-     "transport"},
-    {"shm_ring_size_oversub", KIND_SIZE, FIELD(shm_ring_size_oversub), MPI_T_VERBOSITY_TUNER_DETAIL, "transport"},
-    {"shm_pipeline_chunk", KIND_SIZE, FIELD(shm_pipeline_chunk), MPI_T_VERBOSITY_TUNER_DETAIL, "transport"},
-    {"shm_cma", KIND_BOOL, FIELD(shm_cma), MPI_T_VERBOSITY_TUNER_BASIC, "transport"},
-    {"tcp_eager_limit", KIND_SIZE, FIELD(tcp_eager_limit), MPI_T_VERBOSITY_TUNER_BASIC, "transport"},
-    {"tcp_if", KIND_STRING, FIELD(tcp_if), MPI_T_VERBOSITY_USER_DETAIL, "transport"},
-    {"self_eager_limit", KIND_SIZE, FIELD(self_eager_limit), MPI_T_VERBOSITY_TUNER_DETAIL, "transport"},
-    {"spin_count", KIND_INT, FIELD(spin_count), MPI_T_VERBOSITY_TUNER_BASIC, "runtime"},
-    {"spin_count_oversub", KIND_INT, FIELD(spin_count_oversub), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime"},
-    {"block_after_us", KIND_LONG, FIELD(block_after_us), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime"},
-    {"pmix_timeout", KIND_INT, FIELD(pmix_timeout), MPI_T_VERBOSITY_USER_DETAIL, "runtime"},
-    {"modex_collect", KIND_BOOL, FIELD(modex_collect), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime"},
+     "transport", false},
+    {"shm_ring_size_oversub", KIND_SIZE, FIELD(shm_ring_size_oversub), MPI_T_VERBOSITY_TUNER_DETAIL, "transport", false},
+    {"shm_pipeline_chunk", KIND_SIZE, FIELD(shm_pipeline_chunk), MPI_T_VERBOSITY_TUNER_DETAIL, "transport", false},
+    {"shm_cma", KIND_BOOL, FIELD(shm_cma), MPI_T_VERBOSITY_TUNER_BASIC, "transport", false},
+    {"tcp_eager_limit", KIND_SIZE, FIELD(tcp_eager_limit), MPI_T_VERBOSITY_TUNER_BASIC, "transport", false},
+    {"tcp_if", KIND_STRING, FIELD(tcp_if), MPI_T_VERBOSITY_USER_DETAIL, "transport", false},
+    {"self_eager_limit", KIND_SIZE, FIELD(self_eager_limit), MPI_T_VERBOSITY_TUNER_DETAIL, "transport", false},
+    {"spin_count", KIND_INT, FIELD(spin_count), MPI_T_VERBOSITY_TUNER_BASIC, "runtime", false},
+    {"spin_count_oversub", KIND_INT, FIELD(spin_count_oversub), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime", false},
+    {"block_after_us", KIND_LONG, FIELD(block_after_us), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime", false},
+    {"pmix_timeout", KIND_INT, FIELD(pmix_timeout), MPI_T_VERBOSITY_USER_DETAIL, "runtime", false},
+    {"modex_collect", KIND_BOOL, FIELD(modex_collect), MPI_T_VERBOSITY_TUNER_DETAIL, "runtime", false},
 };
 #define NCVARS ((int)(sizeof cvars / sizeof cvars[0]))
 
@@ -167,7 +171,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
     if (bind)
         *bind = MPI_T_BIND_NO_OBJECT;
     if (scope)
-        *scope = MPI_T_SCOPE_READONLY;
+        *scope = v->writable ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_READONLY;
     tide_mpit_leave();
     return MPI_SUCCESS;
 }
@@ -299,12 +303,20 @@ TIDE_ALIAS(MPI_T_cvar_read)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
-    (void)buf;
     int rc = tide_mpit_enter();
     if (rc != MPI_SUCCESS)
         return rc;
-    /* every one is read once, when the runtime comes up */
-    rc = handle_live(handle) ? MPI_T_ERR_CVAR_SET_NEVER : MPI_T_ERR_INVALID_HANDLE;
+    if (!handle_live(handle)) {
+        rc = MPI_T_ERR_INVALID_HANDLE;
+    } else if (!cvars[handle->index].writable) {
+        rc = MPI_T_ERR_CVAR_SET_NEVER; /* read once, when the runtime comes up */
+    } else if (tide_runtime_users() == 0) {
+        rc = MPI_T_ERR_CVAR_SET_NOT_NOW; /* coming up, it reads the parameter again */
+    } else if (!buf) {
+        rc = MPI_T_ERR_INVALID;
+    } else {
+        memcpy((char *)&tide.tuning + cvars[handle->index].offset, buf, sizeof(int));
+    }
     tide_mpit_leave();
     return rc;
 }

@@ -252,6 +252,31 @@ static int index_in(int (*get)(int, int, int *), int cat, int want)
     return 0;
 }
 
+/* tide_verbose: written while the runtime is up, not before or after */
+static void check_tide_verbose(int up)
+{
+    int idx, count, scope, v0, v;
+    MPI_T_cvar_handle h;
+    EXPECT(MPI_T_cvar_get_index("tide_verbose", &idx), MPI_SUCCESS);
+    EXPECT(MPI_T_cvar_get_info(idx, NULL, NULL, &di, &ddt, &de, NULL, NULL, &di, &scope), MPI_SUCCESS);
+    CHECK(scope == MPI_T_SCOPE_LOCAL, "tide_verbose: scope %d", scope);
+    EXPECT(MPI_T_cvar_handle_alloc(idx, NULL, &h, &count), MPI_SUCCESS);
+    EXPECT(MPI_T_cvar_read(h, &v0), MPI_SUCCESS);
+    v = v0 + 3;
+    if (!up) {
+        EXPECT(MPI_T_cvar_write(h, &v), MPI_T_ERR_CVAR_SET_NOT_NOW);
+    } else {
+        EXPECT(MPI_T_cvar_write(h, &v), MPI_SUCCESS);
+        EXPECT(MPI_T_cvar_read(h, &v), MPI_SUCCESS);
+        CHECK(v == v0 + 3, "tide_verbose: %d after writing %d", v, v0 + 3);
+        EXPECT(MPI_T_cvar_write(h, &v0), MPI_SUCCESS);
+        EXPECT(MPI_T_cvar_read(h, &v), MPI_SUCCESS);
+        CHECK(v == v0, "tide_verbose: %d after writing %d", v, v0);
+    }
+    EXPECT(MPI_T_cvar_handle_free(&h), MPI_SUCCESS);
+    EXPECT(MPI_T_cvar_write(h, &v), MPI_T_ERR_INVALID_HANDLE);
+}
+
 /* Tide's own: categories, the message counters. */
 static void check_tide_pvars(int rank, int size, int nint)
 {
@@ -377,6 +402,8 @@ int main(int argc, char **argv)
     check_cvars(tide ? "tide_shm_eager_limit" : NULL, &found);
     if (tide)
         CHECK(found == eager, "tide_shm_eager_limit before MPI_Init: %lu, expected %lu", found, eager);
+    if (tide)
+        check_tide_verbose(0);
     check_pvars();
     check_categories();
 
@@ -390,6 +417,8 @@ int main(int argc, char **argv)
         CHECK(found == eager, "tide_shm_eager_limit: %lu, expected %lu", found, eager);
     check_pvars();
     check_categories();
+    if (tide)
+        check_tide_verbose(1);
     if (tide)
         check_tide_pvars(rank, size, argc > 3 ? atoi(argv[3]) : 100);
 
