@@ -315,6 +315,7 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
     } else if (!buf) {
         rc = MPI_T_ERR_INVALID;
     } else {
+        TIDE_API_ENTER(); /* other threads may be in the library */
         memcpy((char *)&tide.tuning + cvars[handle->index].offset, buf, sizeof(int));
     }
     tide_mpit_leave();

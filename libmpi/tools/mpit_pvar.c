@@ -49,8 +49,10 @@ struct tide_mpit_pvar_session {
 };
 static struct tide_mpit_pvar_session *sessions; /* every live session */
 
+/* under the library lock: with MPI_THREAD_MULTIPLE, other threads count */
 static unsigned long long counter(int index)
 {
+    TIDE_API_ENTER();
     unsigned long long v;
     memcpy(&v, (const char *)&tide_msg_counters + pvars[index].offset, sizeof v);
     return v;
