@@ -25,13 +25,15 @@ SENTINEL MPI_Fint tide_f_weights_empty_[1];
 SENTINEL char tide_f_argv_null_[1];
 SENTINEL char tide_f_argvs_null_[1];
 
-/* C's MPI_F08_STATUS_IGNORE and MPI_F08_STATUSES_IGNORE are the addresses
- * of mpi_f08's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (MPI-3.1 17.2.5):
- * set when this library is loaded. */
+/* C's MPI_F08_STATUS_IGNORE and MPI_F08_STATUSES_IGNORE (and MPI_F_...)
+ * are the addresses of the Fortran MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE (MPI-3.1 17.2.5): set when this library is loaded. */
 __attribute__((constructor)) static void f08_status_sentinels(void)
 {
     MPI_F08_STATUS_IGNORE = (MPI_F08_status *)tide_f_status_ignore_;
     MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)tide_f_statuses_ignore_;
+    MPI_F_STATUS_IGNORE = tide_f_status_ignore_;
+    MPI_F_STATUSES_IGNORE = tide_f_statuses_ignore_;
 }
 
 void *tide_f_buf(void *p)

@@ -445,8 +445,6 @@ typedef struct tide_mpit_pvar_session *MPI_T_pvar_session;
 #define MPI_ARGVS_NULL ((char ***)0)
 #define MPI_UNWEIGHTED ((int *)2)
 #define MPI_WEIGHTS_EMPTY ((int *)3)
-#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
-#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 
 /* The status of `use mpi_f08`, TYPE(MPI_Status), as C sees it: the
  * layout of MPI_Status. MPI_F08_STATUS_IGNORE and MPI_F08_STATUSES_IGNORE
@@ -501,6 +499,10 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
 /* ---- Variables of the library ---- */
 extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
 extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+/* The addresses of mpif.h's and `use mpi`'s MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE, for C code called from Fortran (MPI-3.1 17.2.5) */
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
 
 /* ---- Predefined callbacks (functions in the library) ---- */
 int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);

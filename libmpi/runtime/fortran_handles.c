@@ -26,9 +26,15 @@ IDENTITY(MPI_File, File)
 IDENTITY(MPI_Message, Message)
 IDENTITY(MPI_Session, Session)
 
+/* The Fortran IGNORE statuses are no status (MPI-3.1 17.2.5) */
+static int f_ignored(const MPI_Fint *s)
+{
+    return !s || s == MPI_F_STATUS_IGNORE || s == MPI_F_STATUSES_IGNORE;
+}
+
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    if (!c_status || c_status == MPI_STATUS_IGNORE || !f_status)
+    if (!c_status || c_status == MPI_STATUS_IGNORE || f_ignored(f_status))
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Status_c2f: invalid status argument");
     memcpy(f_status, c_status, sizeof *c_status);
     return MPI_SUCCESS;
@@ -37,7 +43,7 @@ TIDE_ALIAS(MPI_Status_c2f)
 
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    if (!f_status || !c_status || c_status == MPI_STATUS_IGNORE)
+    if (f_ignored(f_status) || !c_status || c_status == MPI_STATUS_IGNORE)
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Status_f2c: invalid status argument");
     memcpy(c_status, f_status, sizeof *c_status);
     return MPI_SUCCESS;
@@ -50,6 +56,9 @@ TIDE_ALIAS(MPI_Status_f2c)
  * their own, which no status is. */
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "MPI_F08_status mirrors MPI_Status");
 static MPI_F08_status f08_ignore_storage[2];
+static MPI_Fint f_ignore_storage[2];
+MPI_Fint *MPI_F_STATUS_IGNORE = &f_ignore_storage[0];
+MPI_Fint *MPI_F_STATUSES_IGNORE = &f_ignore_storage[1];
 MPI_F08_status *MPI_F08_STATUS_IGNORE = &f08_ignore_storage[0];
 MPI_F08_status *MPI_F08_STATUSES_IGNORE = &f08_ignore_storage[1];
 
@@ -78,7 +87,7 @@ TIDE_ALIAS(MPI_Status_f082c)
 
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
 {
-    if (!f_status || f08_ignored(f08_status))
+    if (f_ignored(f_status) || f08_ignored(f08_status))
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Status_f2f08: invalid status argument");
     memcpy(f08_status, f_status, sizeof *f08_status);
     return MPI_SUCCESS;
@@ -87,7 +96,7 @@ TIDE_ALIAS(MPI_Status_f2f08)
 
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
 {
-    if (f08_ignored(f08_status) || !f_status)
+    if (f08_ignored(f08_status) || f_ignored(f_status))
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Status_f082f: invalid status argument");
     memcpy(f_status, f08_status, sizeof *f08_status);
     return MPI_SUCCESS;

@@ -8,6 +8,7 @@
 int c_is_status_ignore(MPI_F08_status *s);
 int c_is_statuses_ignore(MPI_F08_status *s);
 int c_status_tag_count(MPI_F08_status *s, int *count);
+int c_is_f_status_ignore(MPI_Fint *s);
 
 int c_is_status_ignore(MPI_F08_status *s)
 {
@@ -17,6 +18,13 @@ int c_is_status_ignore(MPI_F08_status *s)
 int c_is_statuses_ignore(MPI_F08_status *s)
 {
     return s == MPI_F08_STATUSES_IGNORE;
+}
+
+/* mpif.h's and `use mpi`'s MPI_STATUS_IGNORE is the same storage as
+ * mpi_f08's: C knows it as MPI_F_STATUS_IGNORE */
+int c_is_f_status_ignore(MPI_Fint *s)
+{
+    return s == MPI_F_STATUS_IGNORE;
 }
 
 /* the tag of a Fortran status and its count of MPI_INT, through a C status */

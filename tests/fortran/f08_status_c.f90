@@ -15,6 +15,10 @@ program f08_status_c
             import :: MPI_Status, c_int
             type(MPI_Status) :: s(*)
         end function
+        integer(c_int) function c_is_f_status_ignore(s) bind(C)
+            import :: MPI_Status, c_int
+            type(MPI_Status) :: s
+        end function
         integer(c_int) function c_status_tag_count(s, count) bind(C)
             import :: MPI_Status, c_int
             type(MPI_Status) :: s
@@ -28,6 +32,7 @@ program f08_status_c
     call MPI_Comm_rank(MPI_COMM_WORLD, rank)
     if (c_is_status_ignore(MPI_STATUS_IGNORE) /= 1) call fail('MPI_F08_STATUS_IGNORE')
     if (c_is_statuses_ignore(MPI_STATUSES_IGNORE) /= 1) call fail('MPI_F08_STATUSES_IGNORE')
+    if (c_is_f_status_ignore(MPI_STATUS_IGNORE) /= 1) call fail('MPI_F_STATUS_IGNORE')
     buf = rank
     call MPI_Sendrecv_replace(buf, 4, MPI_INTEGER, rank, 11, rank, 11, MPI_COMM_WORLD, status)
     if (c_is_status_ignore(status) /= 0) call fail('a status is not MPI_F08_STATUS_IGNORE')
