@@ -407,7 +407,13 @@ int main(int argc, char **argv)
     check_pvars();
     check_categories();
 
-    MPI_Init(&argc, &argv);
+    /* a fourth argument "multiple": the library under MPI_THREAD_MULTIPLE */
+    if (argc > 4 && strcmp(argv[4], "multiple") == 0) {
+        CHECK_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+        CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -10,3 +10,4 @@ tcase mpit.basic.param -t 60 -out "mpit_basic: ok" -- $MPIEXEC --param shm_eager
 tcase mpit.basic.rendezvous -t 60 -out "mpit_basic: ok" -- $MPIEXEC -n 2 $TB/mpit_basic tide 4096 100000
 tcase mpit.basic.tcp -t 60 -out "mpit_basic: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/mpit_basic tide 4096 10
 tcase mpit.basic.tcp-rendezvous -t 60 -out "mpit_basic: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/mpit_basic tide 4096 100000
+tcase mpit.basic.multiple -t 60 -out "mpit_basic: ok" -- $MPIEXEC -n 2 $TB/mpit_basic tide 4096 1000 multiple
