@@ -4,10 +4,13 @@
  * variable, performance variable and category described, found again by
  * name and read; enumerations; write errors; the lifecycle of sessions
  * and handles; every invalid index, name, handle and session with its
- * error class. With "tide EAGER" as arguments also what only Tide has:
- * tide_shm_eager_limit reads EAGER (set by the test through the
- * environment), and the message counters count the messages rank 0
- * sends rank 1 (of 100 ints, or a third argument's) while started, stop counting when stopped, and reset.
+ * error class. With "tide EAGER [NINT [multiple]]" as arguments also
+ * what only Tide has: tide_shm_eager_limit reads EAGER (set by the test
+ * through the environment or --param), tide_verbose can be written only
+ * while the runtime is up, and the message counters count the messages
+ * rank 0 sends rank 1 (of NINT ints, 100 by default) while started, stop
+ * counting when stopped, and reset; "multiple" initializes with
+ * MPI_THREAD_MULTIPLE. Without arguments it also runs with MPICH.
  */
 #include "testutil.h"
 
