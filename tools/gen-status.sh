@@ -23,7 +23,8 @@ MPI_\1_f2c/p' "$S/libmpi/runtime/fortran_handles.c" >> "$tmp.def"
 # Tide MPI: status
 
 Every MPI function Tide declares, by chapter of the MPI-2.2 standard (with the
-MPI-3 additions Tide provides), and the runtime features. **done**: implemented as the
+MPI-3.1 additions, which put the tool information interface in chapter 14 beside
+the profiling interface), the extensions of `mpi-ext.h`, and the runtime features. **done**: implemented as the
 standard says and tested; **partial**: what is missing is said; **missing**: declared, and
 returns `MPI_ERR_UNSUPPORTED_OPERATION` with a message naming it.
 

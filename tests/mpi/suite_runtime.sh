@@ -64,7 +64,7 @@ tcase rt.tag-output -out "^\[3\] rank 3 of 4" -- $MPIEXEC -n 4 --tag-output $TB/
 
 rt_sigint() {
     out="$T_LOGDIR/rt.sigint.run"
-    $MPIEXEC -n 4 $TB/rt_behave hang > "$out" 2>&1 &
+    $MPIEXEC --timeout 60 -n 4 $TB/rt_behave hang > "$out" 2>&1 &
     pid=$!
     i=0
     while [ "$(grep -c ready "$out" 2>/dev/null)" -lt 4 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
@@ -78,7 +78,7 @@ tcheck rt.sigint rt_sigint
 
 rt_kill9() {
     out="$T_LOGDIR/rt.kill9.run"
-    $MPIEXEC -n 4 $TB/rt_behave hang > "$out" 2>&1 &
+    $MPIEXEC --timeout 60 -n 4 $TB/rt_behave hang > "$out" 2>&1 &
     pid=$!
     i=0
     while [ "$(grep -c ready "$out" 2>/dev/null)" -lt 4 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
