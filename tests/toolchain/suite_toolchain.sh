@@ -108,7 +108,7 @@ tc_fortran() {
     for w in mpifort mpif90 mpif77; do
         [ -x "$TC_P/bin/$w" ] || { echo "not installed: $w"; return 1; }
     done
-    for f in mpif.h mpi.mod mpi_f08.mod; do
+    for f in mpif.h mpi.mod mpi_f08.mod mpif-ext.h mpi_ext.mod mpi_ext_f08.mod mpi-ext.h; do
         [ -f "$TC_P/include/$f" ] || { echo "not installed: include/$f"; return 1; }
     done
     "$TC_P/bin/mpifort" -showme:version | grep -q "^mpifort: Tide MPI .* (Language: Fortran)$" || return 1
