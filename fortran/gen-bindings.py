@@ -371,8 +371,9 @@ def memory_interfaces():
 
 # the `mpi` module's interfaces of the other hand-written bindings
 # (callbacks are EXTERNAL: any Fortran procedure)
-SPECIAL_INTERFACES = """interface
-  subroutine MPI_Init(ierror)
+# The interfaces of bindings f_special.c writes by hand, as `use mpi`
+# declares them and as mpi_f08's glue module sees them (gen-f08.py).
+SPECIAL_COMMON = """  subroutine MPI_Init(ierror)
     integer :: ierror
   end subroutine MPI_Init
   subroutine MPI_Init_thread(required, provided, ierror)
@@ -391,7 +392,9 @@ SPECIAL_INTERFACES = """interface
     logical :: commute
     integer :: op, ierror
   end subroutine MPI_Op_create
-  subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+"""
+
+SPECIAL_INTERFACES = "interface\n" + SPECIAL_COMMON + """  subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
     external :: copy_fn, delete_fn
     integer :: keyval, extra_state, ierror
   end subroutine MPI_Keyval_create

@@ -315,30 +315,10 @@ def f08_procedure(fn, params):
 # The functions f_special.c binds by hand: their C wrappers' interfaces and
 # their mpi_f08 procedures. The callbacks of MPI_Op_create and of the
 # errhandlers have the C calling convention already (see f_special.c).
-SPECIAL_GLUE = """
-  subroutine mpi_init(ierror)
-    integer :: ierror
-  end subroutine mpi_init
-  subroutine mpi_init_thread(required, provided, ierror)
-    integer :: required, provided, ierror
-  end subroutine mpi_init_thread
-  double precision function mpi_wtime()
+SPECIAL_GLUE = "\n" + gb.SPECIAL_COMMON + """  double precision function mpi_wtime()
   end function mpi_wtime
   double precision function mpi_wtick()
   end function mpi_wtick
-  subroutine mpi_pcontrol(level)
-    integer :: level
-  end subroutine mpi_pcontrol
-  subroutine mpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
-      array_of_errcodes, ierror)
-    character(len=*) :: command, argv(*)
-    integer :: maxprocs, info, root, comm, intercomm, array_of_errcodes(*), ierror
-  end subroutine mpi_comm_spawn
-  subroutine mpi_op_create(user_fn, commute, op, ierror)
-    external :: user_fn
-    logical :: commute
-    integer :: op, ierror
-  end subroutine mpi_op_create
   subroutine mpi_comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
     integer :: comm, comm_keyval, ierror
     integer(kind=8) :: attribute_val
