@@ -7,6 +7,9 @@
  * survivors go on (docs/FAULTS.md). The names and semantics are those
  * of the ULFM proposal as Open MPI 5 ships them, so codes written for it
  * build unchanged.
+ *
+ * MPI Endpoints: MPIX_Comm_create_endpoints gives a process several
+ * ranks of one communicator, one per thread (docs/ENDPOINTS.md).
  */
 #ifndef TIDE_MPI_EXT_H
 #define TIDE_MPI_EXT_H
@@ -21,6 +24,8 @@ extern "C" {
 #define TIDE_HAVE_MPI_EXT_FTMPI 1
 #define OMPI_HAVE_MPI_EXT_FTMPI 1
 #define MPIX_FT 1
+#define TIDE_HAVE_MPI_EXT_ENDPOINTS 1
+#define MPIX_ENDPOINTS 1
 
 /* Error classes (also returned by MPI_Error_class, named by
  * MPI_Error_string). */
@@ -67,6 +72,16 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm);
 int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+/* MPI Endpoints (docs/ENDPOINTS.md): collective over parent_comm, an
+ * intracommunicator. Makes one communicator whose size is the sum of
+ * every process's my_num_ep and gives this process my_num_ep handles of
+ * it: handle i is rank (sum of my_num_ep of the lower parent ranks) + i.
+ * Each handle behaves as a separate process, to be used by one thread at
+ * a time; collectives are called once per handle. my_num_ep > 1 needs
+ * MPI_THREAD_MULTIPLE. */
+int MPIX_Comm_create_endpoints(MPI_Comm parent_comm, int my_num_ep, MPI_Info info, MPI_Comm out_comm_hdls[]);
+int PMPIX_Comm_create_endpoints(MPI_Comm parent_comm, int my_num_ep, MPI_Info info, MPI_Comm out_comm_hdls[]);
 
 #pragma GCC visibility pop
 
