@@ -163,7 +163,14 @@ struct tide_coll_state *tide_coll_state(struct tide_comm *c, bool may_block)
             return NULL;
         install_hook();
         c->coll = st;
-        if (c->is_inter || c->size == 1 || single_node_job(c)) {
+        if (c->ep) {
+            /* endpoints: ranks share processes, so the shared region and
+             * the node-aware algorithms (one rank per process) are out */
+            st->layout = 1;
+            st->oversub = tide.oversubscribed;
+            st->agreed = true;
+            st->one_node = false;
+        } else if (c->is_inter || c->size == 1 || single_node_job(c)) {
             st->layout = 1;
             st->oversub = tide.oversubscribed;
             st->agreed = true;

@@ -10,6 +10,7 @@
 #include "ft/ft.h"
 #include "comm/comm_fault.h"
 #include "comm/context.h"
+#include "comm/endpoints.h"
 #include "comm/group.h"
 #include "comm/topo.h"
 #include "pt2pt/match.h"
@@ -99,6 +100,7 @@ void tide_comm_destroy(struct tide_comm *c)
     tide_handle_release(c->handle);
     tide_group_release(c->group);
     tide_group_release(c->remote_group);
+    tide_ep_set_release(c->ep);
     free(c);
 }
 

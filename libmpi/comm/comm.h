@@ -44,6 +44,11 @@ struct tide_comm {
     int info;                        /* MPI_Info hints given at creation (or NULL) */
     bool freed;                      /* MPI_Comm_free called; waits for pending ops */
     struct tide_ft_comm *ft;         /* failures acknowledged, revocation, agreements (ft/ft.h) */
+    /* endpoints communicator (comm/endpoints.h): NULL for a plain one */
+    struct tide_ep_set *ep;
+    const uint32_t *ep_ctx;          /* rank -> its point-to-point context */
+    int ep_local;                    /* this handle's index among the process's endpoints */
+    uint32_t ep_meetings;            /* meetings of the process's endpoints so far */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -70,6 +75,16 @@ static inline void tide_comm_release(struct tide_comm *c)
 {
     if (c && --c->refcount <= 0)
         tide_comm_destroy(c);
+}
+
+/* The context a message on c to rank dest (of the group `peers` maps)
+ * goes to, ctx being one of c's own (point-to-point or collective): on
+ * an endpoints communicator, the one of dest's endpoint. */
+static inline uint32_t tide_comm_send_ctx(const struct tide_comm *c, int dest, uint32_t ctx)
+{
+    if (__builtin_expect(c->ep_ctx != NULL, 0) && dest >= 0)
+        return ctx - c->context_id + c->ep_ctx[dest];
+    return ctx;
 }
 
 /* Is ctx a communicator's collective context? Context ids are allocated

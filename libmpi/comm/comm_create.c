@@ -18,6 +18,7 @@
 #include "comm/comm.h"
 #include "comm/comm_create.h"
 #include "comm/context.h"
+#include "comm/endpoints.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
 #include "comm/hw_resource.h"
@@ -312,7 +313,7 @@ static struct tide_comm *get_comm(MPI_Comm h, const char *fn, int *rc)
 static int dup_common(struct tide_comm *c, const struct tide_info *hints, struct tide_comm **out)
 {
     struct tide_comm *nc;
-    int rc = c->is_inter ? tide_intercomm_dup(c, &nc) : tide_comm_make(c, c->group, &nc);
+    int rc = c->is_inter ? tide_intercomm_dup(c, &nc) : c->ep ? tide_ep_split(c, 0, 0, &nc) : tide_comm_make(c, c->group, &nc);
     if (rc != MPI_SUCCESS)
         return rc;
     if (c->topo) {
@@ -398,6 +399,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return tide_raise_comm(c, rc);
     if (c->is_inter)
         rc = tide_intercomm_create_sub(c, g, &nc);
+    else if (c->ep)
+        rc = tide_ep_create(c, g, fn, &nc);
     else
         rc = tide_comm_make(c, g->rank != MPI_UNDEFINED ? g : NULL, &nc);
     if (rc != MPI_SUCCESS)
@@ -417,6 +420,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return rc;
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm must be an intracommunicator (argument comm)", fn);
+    if ((rc = tide_ep_refuse(c, fn)))
+        return rc;
     struct tide_group *g = tide_group_get(group);
     if (!g)
         return TIDE_ERR_COMM(c, MPI_ERR_GROUP, "%s: invalid group%s (argument group)", fn,
@@ -468,6 +473,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
     if (c->is_inter) {
         rc = tide_intercomm_split(c, color, key, &nc);
+    } else if (c->ep) {
+        rc = tide_ep_split(c, color, key, &nc);
     } else {
         int mine[2] = {color, key};
         int *all = malloc((size_t)c->size * sizeof mine);
@@ -615,7 +622,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         type_used = what[c->rank];
     }
-    int rc2 = tide_comm_make(c, g, &nc);
+    int rc2 = c->ep ? tide_ep_split(c, rc == MPI_SUCCESS ? ck[2 * c->rank] : MPI_UNDEFINED, key, &nc)
+                    : tide_comm_make(c, g, &nc);
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;

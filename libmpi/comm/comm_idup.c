@@ -20,6 +20,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/context.h"
 #include "comm/exchange.h"
@@ -338,6 +339,9 @@ static int idup_progress(void)
 static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Comm *newcomm, MPI_Request *request,
                       const char *fn)
 {
+    int refused = tide_ep_refuse(c, fn);
+    if (refused)
+        return refused;
     struct idup *d = calloc(1, sizeof *d);
     struct tide_request *r = d ? tide_request_new(TIDE_REQ_OTHER) : NULL;
     if (!r) {

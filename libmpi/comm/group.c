@@ -37,6 +37,23 @@ struct tide_group *tide_group_new(int n, struct tide_proc *const *procs)
     return g;
 }
 
+struct tide_group *tide_group_new_ep(int n, struct tide_proc *const *procs, const int *ep, int rank)
+{
+    struct tide_group *g = tide_group_new(n, procs);
+    if (!g)
+        return NULL;
+    if (ep) {
+        g->ep = malloc((size_t)(n ? n : 1) * sizeof *g->ep);
+        if (!g->ep) {
+            tide_group_release(g);
+            return NULL;
+        }
+        memcpy(g->ep, ep, (size_t)n * sizeof *ep);
+    }
+    g->rank = rank;
+    return g;
+}
+
 void tide_group_retain(struct tide_group *g)
 {
     g->refcount++;
@@ -53,6 +70,7 @@ void tide_group_release(struct tide_group *g)
     for (int i = 0; i < g->size; i++)
         g->procs[i]->ngroups--;
     free(g->procs);
+    free(g->ep);
     free(g);
 }
 

@@ -120,6 +120,56 @@ static struct tide_proc **proc_array(int n)
     return malloc((size_t)(n > 0 ? n : 1) * sizeof(struct tide_proc *));
 }
 
+/* A new group of members idx[0..n) of src (endpoints keep what they are;
+ * the new group's rank is that of src's own member, if picked). */
+static int new_group_pick(const struct tide_group *src, int n, const int *idx, MPI_Group *out, const char *fn)
+{
+    if (n == 0) {
+        *out = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    struct tide_proc **procs = proc_array(n);
+    int *ep = src->ep ? malloc((size_t)n * sizeof *ep) : NULL;
+    if (!procs || (src->ep && !ep)) {
+        free(procs);
+        free(ep);
+        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    int rank = MPI_UNDEFINED;
+    for (int i = 0; i < n; i++) {
+        procs[i] = src->procs[idx[i]];
+        if (ep)
+            ep[i] = src->ep[idx[i]];
+        if (idx[i] == src->rank)
+            rank = i;
+    }
+    int rc;
+    if (!ep) {
+        rc = new_group(n, procs, out, fn);
+    } else {
+        struct tide_group *g = tide_group_new_ep(n, procs, ep, rank);
+        rc = g ? MPI_SUCCESS : TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        if (g && (*out = tide_group_handle(g)) == MPI_GROUP_NULL) {
+            tide_group_release(g);
+            rc = TIDE_ERR(MPI_ERR_NO_MEM, "%s: no handle left for a new group", fn);
+        }
+    }
+    free(procs);
+    free(ep);
+    return rc;
+}
+
+/* Member i of a in b (same process, or same endpoint), or MPI_UNDEFINED;
+ * for groups of endpoints, where a rank-table by process cannot tell
+ * them apart. */
+static int find_member(const struct tide_group *a, int i, const struct tide_group *b)
+{
+    for (int j = 0; j < b->size; j++)
+        if (tide_group_same(a, i, b, j))
+            return j;
+    return MPI_UNDEFINED;
+}
+
 int tide_group_compare(const struct tide_group *a, const struct tide_group *b)
 {
     if (a == b)
@@ -127,6 +177,16 @@ int tide_group_compare(const struct tide_group *a, const struct tide_group *b)
     if (a->size != b->size)
         return MPI_UNEQUAL;
     int i = 0;
+    if (a->ep || b->ep) {
+        while (i < a->size && tide_group_same(a, i, b, i))
+            i++;
+        if (i == a->size)
+            return MPI_IDENT;
+        for (; i < a->size; i++)
+            if (find_member(a, i, b) == MPI_UNDEFINED)
+                return MPI_UNEQUAL;
+        return MPI_SIMILAR;
+    }
     while (i < a->size && a->procs[i] == b->procs[i])
         i++;
     if (i == a->size)
@@ -202,6 +262,20 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
         memmove(ranks2, ranks1, (size_t)n * sizeof *ranks2);
         return MPI_SUCCESS;
     }
+    if (g1->ep || g2->ep) {
+        /* endpoints: the same endpoint; an endpoint in a group of
+         * processes: its process */
+        for (int i = 0; i < n; i++) {
+            if (ranks1[i] == MPI_PROC_NULL) {
+                ranks2[i] = MPI_PROC_NULL;
+                continue;
+            }
+            ranks2[i] = find_member(g1, ranks1[i], g2);
+            if (ranks2[i] == MPI_UNDEFINED && !g2->ep)
+                ranks2[i] = tide_group_rank_of(g2, g1->procs[ranks1[i]]);
+        }
+        return MPI_SUCCESS;
+    }
     struct rankmap m;
     if (n > 4 && rankmap_init(&m, g2) == MPI_SUCCESS) {
         for (int i = 0; i < n; i++)
@@ -236,6 +310,53 @@ TIDE_ALIAS(MPI_Group_compare)
 
 enum setop { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE };
 
+/* The set operations on groups of endpoints, member by member. */
+static int set_op_members(const struct tide_group *g1, const struct tide_group *g2, MPI_Group *newgroup,
+                          enum setop op, const char *fn)
+{
+    int cap = g1->size + g2->size;
+    struct tide_proc **procs = proc_array(cap);
+    int *ep = malloc((size_t)(cap ? cap : 1) * sizeof *ep);
+    if (!procs || !ep) {
+        free(procs);
+        free(ep);
+        return TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
+    int n = 0, rank = MPI_UNDEFINED;
+    for (int i = 0; i < g1->size; i++) {
+        bool in2 = find_member(g1, i, g2) != MPI_UNDEFINED;
+        if (op == SET_UNION || in2 == (op == SET_INTERSECTION)) {
+            if (i == g1->rank)
+                rank = n;
+            procs[n] = g1->procs[i];
+            ep[n++] = g1->ep ? g1->ep[i] : 0;
+        }
+    }
+    if (op == SET_UNION)
+        for (int j = 0; j < g2->size; j++)
+            if (find_member(g2, j, g1) == MPI_UNDEFINED) {
+                if (j == g2->rank && rank == MPI_UNDEFINED)
+                    rank = n;
+                procs[n] = g2->procs[j];
+                ep[n++] = g2->ep ? g2->ep[j] : 0;
+            }
+    int rc = MPI_SUCCESS;
+    if (n == 0) {
+        *newgroup = MPI_GROUP_EMPTY;
+    } else {
+        struct tide_group *g = tide_group_new_ep(n, procs, ep, rank);
+        if (!g)
+            rc = TIDE_ERR(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        else if ((*newgroup = tide_group_handle(g)) == MPI_GROUP_NULL) {
+            tide_group_release(g);
+            rc = TIDE_ERR(MPI_ERR_NO_MEM, "%s: no handle left for a new group", fn);
+        }
+    }
+    free(procs);
+    free(ep);
+    return rc;
+}
+
 static int set_op(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, enum setop op, const char *fn)
 {
     struct tide_group *g1, *g2;
@@ -246,6 +367,8 @@ static int set_op(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, enum 
         return rc;
     if (!newgroup)
         return TIDE_ERR(MPI_ERR_ARG, "%s: newgroup must not be NULL", fn);
+    if (g1->ep || g2->ep)
+        return set_op_members(g1, g2, newgroup, op, fn);
     int cap = op == SET_UNION ? g1->size + g2->size : g1->size;
     struct tide_proc **out = proc_array(cap);
     struct rankmap m;
@@ -330,7 +453,7 @@ static int incl_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgr
     if (!newgroup)
         return TIDE_ERR(MPI_ERR_ARG, "%s: newgroup must not be NULL", fn);
     unsigned char *seen = calloc((size_t)g->size + 1, 1);
-    struct tide_proc **out = proc_array(g->size);
+    int *out = malloc(((size_t)g->size + 1) * sizeof *out);
     if (!seen || !out) {
         free(seen);
         free(out);
@@ -341,13 +464,13 @@ static int incl_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgr
         int k = 0;
         if (incl) {
             for (int i = 0; i < n; i++)
-                out[k++] = g->procs[ranks[i]];
+                out[k++] = ranks[i];
         } else {
             for (int r = 0; r < g->size; r++)
                 if (!seen[r])
-                    out[k++] = g->procs[r];
+                    out[k++] = r;
         }
-        rc = new_group(k, out, newgroup, fn);
+        rc = new_group_pick(g, k, out, newgroup, fn);
     }
     free(seen);
     free(out);
@@ -418,7 +541,7 @@ static int range_incl_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *n
         return TIDE_ERR(MPI_ERR_ARG, "%s: newgroup must not be NULL", fn);
     unsigned char *seen = calloc((size_t)g->size + 1, 1);
     int *list = malloc(((size_t)g->size + 1) * sizeof *list);
-    struct tide_proc **out = proc_array(g->size);
+    int *out = malloc(((size_t)g->size + 1) * sizeof *out);
     if (!seen || !list || !out) {
         free(seen);
         free(list);
@@ -431,13 +554,13 @@ static int range_incl_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *n
         int k = 0;
         if (incl) {
             for (int i = 0; i < count; i++)
-                out[k++] = g->procs[list[i]];
+                out[k++] = list[i];
         } else {
             for (int r = 0; r < g->size; r++)
                 if (!seen[r])
-                    out[k++] = g->procs[r];
+                    out[k++] = r;
         }
-        rc = new_group(k, out, newgroup, fn);
+        rc = new_group_pick(g, k, out, newgroup, fn);
     }
     free(seen);
     free(list);

@@ -14,6 +14,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/context.h"
 #include "comm/exchange.h"
@@ -334,6 +335,9 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     if (lc->is_inter)
         return TIDE_ERR_COMM(lc, MPI_ERR_COMM, "%s: local_comm must be an intracommunicator (argument local_comm)",
                              fn);
+    int refused = tide_ep_refuse(lc, fn);
+    if (refused)
+        return refused;
     if (local_leader < 0 || local_leader >= lc->size)
         return TIDE_ERR_COMM(lc, MPI_ERR_RANK, "%s: invalid rank %d (argument local_leader; local_comm has %d ranks)",
                              fn, local_leader, lc->size);

@@ -11,6 +11,7 @@
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/group.h"
 #include "comm/topo.h"
@@ -134,6 +135,9 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
                         comm_old == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm_old must be an intracommunicator (argument comm_old)", fn);
+    int refused = tide_ep_refuse(c, fn);
+    if (refused)
+        return refused;
     if (!comm_cart)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: comm_cart must not be NULL", fn);
     *comm_cart = MPI_COMM_NULL; /* what a failed call leaves */

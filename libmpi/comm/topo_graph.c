@@ -13,6 +13,7 @@
 #include "runtime/api.h"
 #include "runtime/info.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
@@ -35,6 +36,8 @@ static struct tide_comm *get_intra(MPI_Comm h, const char *fn, const char *arg, 
         *rc = TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: %s must be an intracommunicator (argument %s)", fn, arg, arg);
         return NULL;
     }
+    if ((*rc = tide_ep_refuse(c, fn)))
+        return NULL;
     return c;
 }
 

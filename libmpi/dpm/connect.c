@@ -31,6 +31,9 @@ static int check(const char *fn, MPI_Info info, int root, MPI_Comm comm, MPI_Com
         return tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
     if (c->is_inter)
         return tide_err(MPI_ERR_COMM, "%s: comm must be an intracommunicator", fn);
+    if (c->ep)
+        return tide_err(MPI_ERR_COMM, "%s: not supported on an endpoints communicator (argument comm; see "
+                                      "docs/ENDPOINTS.md)", fn);
     if (root < 0 || root >= c->size)
         return tide_err(MPI_ERR_ROOT, "%s: invalid root %d (argument root; comm has %d ranks)", fn, root, c->size);
     if (!newcomm)

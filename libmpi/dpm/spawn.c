@@ -14,6 +14,7 @@
 #include "argv.h"
 #include "client.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/exchange.h"
 #include "dpm/dpm.h"
 #include "params.h"
@@ -324,6 +325,9 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn);
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm must be an intracommunicator", fn);
+    int refused = tide_ep_refuse(c, fn);
+    if (refused)
+        return refused;
     if (root < 0 || root >= c->size)
         return TIDE_ERR_COMM(c, MPI_ERR_ROOT, "%s: invalid root %d (argument root)", fn, root);
     if (!intercomm)

@@ -9,6 +9,7 @@
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/context.h"
 #include "comm/group.h"
@@ -119,6 +120,8 @@ static struct tide_comm *shrink_comm(MPI_Comm comm, MPI_Comm *newcomm, const cha
         *rc = TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm must not be NULL", fn);
         return NULL;
     }
+    if ((*rc = tide_ep_refuse(c, fn)))
+        return NULL;
     return c;
 }
 

@@ -13,6 +13,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
@@ -136,6 +137,9 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn));
     if (c->is_inter)
         return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: comm must be an intracommunicator", fn));
+    if (c->ep)
+        return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: not supported on an endpoints communicator "
+                                                            "(argument comm; see docs/ENDPOINTS.md)", fn));
     if (!fh)
         return tide_raise_file(NULL, tide_err(MPI_ERR_ARG, "%s: fh must not be NULL", fn));
     *fh = MPI_FILE_NULL;

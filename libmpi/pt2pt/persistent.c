@@ -47,7 +47,7 @@ int tide_pt2pt_init_api(const char *fn, int kind, int mode, const void *buf, MPI
     r->tag = tag;
     r->comm = c;
     tide_comm_retain(c);
-    r->ctx = c->context_id;
+    r->ctx = kind == TIDE_REQ_SEND ? tide_comm_send_ctx(c, peer, c->context_id) : c->context_id;
     *request = r->handle;
     return MPI_SUCCESS;
 }

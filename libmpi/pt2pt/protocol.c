@@ -892,7 +892,7 @@ int tide_send_immediate(const void *buf, MPI_Count count, struct tide_datatype *
                         struct tide_comm *comm, uint32_t ctx)
 {
     struct tide_transport *tx;
-    return eager_now(buf, count, dt, dest, tag, comm, ctx, 0, &tx) != NULL;
+    return eager_now(buf, count, dt, dest, tag, comm, tide_comm_send_ctx(comm, dest, ctx), 0, &tx) != NULL;
 }
 
 int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,

@@ -52,6 +52,7 @@ int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int d
     struct tide_request *r = tide_request_new(TIDE_REQ_SEND);
     if (!r)
         return tide_err(MPI_ERR_NO_MEM, "send: out of memory for a request");
+    ctx = tide_comm_send_ctx(comm, dest, ctx);
     if ((mode == TIDE_MODE_STANDARD || mode == TIDE_MODE_READY) && dest != MPI_PROC_NULL &&
         tide_isend_eager_now(r, buf, count, dt, dest, tag, comm, ctx, mode)) {
         *out = r;

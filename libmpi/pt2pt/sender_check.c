@@ -98,11 +98,18 @@ int tide_sender_check_envelope(struct tide_proc *from, const struct tide_hdr *h,
     if (h->ctx >= TIDE_CONTEXT_MAX)
         return refuse(from, h, "no such context");
     struct sender_state *st = from->sender_state;
-    if (st)
+    if (st) {
+        /* a process may hold several ranks of one communicator (endpoints) */
+        bool member = false;
         for (int i = 0; i < st->ngrants; i++)
-            if (st->grants[i].ctx == base)
-                return h->src == st->grants[i].rank ? TIDE_SENDER_ACCEPT
-                                                    : refuse(from, h, "the source is not its rank there");
+            if (st->grants[i].ctx == base) {
+                if (h->src == st->grants[i].rank)
+                    return TIDE_SENDER_ACCEPT;
+                member = true;
+            }
+        if (member)
+            return refuse(from, h, "the source is not its rank there");
+    }
     if (is_installed(base))
         return refuse(from, h, "a communicator it is not a member of");
     /* a communicator we have not made yet: keep it for then */
@@ -131,10 +138,8 @@ int tide_sender_check_envelope(struct tide_proc *from, const struct tide_hdr *h,
 static int add_grant(struct sender_state *st, uint32_t base, int32_t rank)
 {
     for (int i = 0; i < st->ngrants; i++)
-        if (st->grants[i].ctx == base) {
-            st->grants[i].rank = rank;
+        if (st->grants[i].ctx == base && st->grants[i].rank == rank)
             return 0;
-        }
     if (st->ngrants == st->cap) {
         int cap = st->cap ? 2 * st->cap : 4;
         struct grant *g = realloc(st->grants, (size_t)cap * sizeof *g);
@@ -219,10 +224,8 @@ void tide_sender_comm_withdrawn(struct tide_comm *c)
         if (!st)
             continue;
         for (int k = 0; k < st->ngrants; k++)
-            if (st->grants[k].ctx == base) {
-                st->grants[k] = st->grants[--st->ngrants];
-                break;
-            }
+            if (st->grants[k].ctx == base)
+                st->grants[k--] = st->grants[--st->ngrants];
     }
 }
 

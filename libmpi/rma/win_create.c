@@ -9,6 +9,7 @@
 #include "ft/ft.h"
 
 #include "comm/comm.h"
+#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
@@ -53,6 +54,9 @@ static int check_comm(MPI_Comm comm, struct tide_comm **out, const char *fn)
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: windows are made on intracommunicators, not an intercommunicator (argument comm)", fn);
+    int rc = tide_ep_refuse(c, fn);
+    if (rc)
+        return rc;
     *out = c;
     return MPI_SUCCESS;
 }

@@ -1,0 +1,70 @@
+/*
+ * endpoints.h: endpoints communicators (MPIX_Comm_create_endpoints,
+ * docs/ENDPOINTS.md), where a process holds several ranks, one handle
+ * (struct tide_comm) per rank.
+ *
+ * Each endpoint has its own context ids, so matching and the queues of
+ * point-to-point and collective traffic are per endpoint: a send to rank r
+ * goes to r's context (tide_comm_send_ctx), a receive looks only at its
+ * endpoint's queues. Endpoint k of a process (k counting that process's
+ * ranks in rank order) has an id agreed among the communicator's
+ * processes for index k. The handles of one process share a struct
+ * tide_ep_set: the context of every rank, and the meeting point where
+ * the process's endpoints gather in a collective that builds
+ * communicators (one of them agrees the ids for all).
+ */
+#ifndef TIDE_ENDPOINTS_H
+#define TIDE_ENDPOINTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tide_comm;
+
+/* One meeting of a process's endpoints (two alternate: an endpoint can
+ * reach the next meeting only after every endpoint has left this one). */
+struct tide_ep_meeting {
+    uint32_t seq;  /* which meeting uses it */
+    int arrived;
+    bool done;
+    int rc;
+    void **recs;   /* what each endpoint brought, by local index */
+};
+
+struct tide_ep_set {
+    int refcount;             /* this process's handles */
+    int size;                 /* ranks of the communicator */
+    int nlocal;               /* this process's endpoints */
+    uint32_t *ctx_of_rank;    /* each rank's point-to-point context id */
+    struct tide_ep_meeting meet[2];
+};
+
+void tide_ep_set_release(struct tide_ep_set *s);
+
+/* Collective over intracommunicator c (plain or endpoints): ranks giving
+ * the same color get a communicator of the sum of their counts' ranks,
+ * ordered by key, ties by rank in c then by handle; each rank gets
+ * `count` handles in out (MPI_COMM_NULL-free; count 0 or color
+ * MPI_UNDEFINED: none). serial names the endpoints a rank brings: the
+ * identity its handles' ranks have in groups (serial + j for handle j).
+ * MPI_SUCCESS or an error code (not raised). */
+int tide_ep_build(struct tide_comm *c, int color, int key, int count, int serial, struct tide_comm **out);
+
+/* MPI_Comm_split (and dup: color 0, key 0) of endpoints communicator c:
+ * *out the new handle, NULL for MPI_UNDEFINED. */
+int tide_ep_split(struct tide_comm *c, int color, int key, struct tide_comm **out);
+/* MPI_Comm_create of endpoints communicator c over group g (a subset of
+ * its group, of endpoints: from MPI_Comm_group of it and the group
+ * algebra). An error code (not raised) or MPI_SUCCESS. */
+struct tide_group;
+int tide_ep_create(struct tide_comm *c, const struct tide_group *g, const char *fn, struct tide_comm **out);
+
+/* A fresh block of n endpoint serials of this process (never 0, which
+ * names the process itself). */
+int tide_ep_serials(int n);
+
+/* MPI_ERR_COMM (raised on c) naming fn, for what endpoints communicators
+ * do not support; 0 if c is not one. */
+int tide_ep_refuse(struct tide_comm *c, const char *fn);
+
+#endif
