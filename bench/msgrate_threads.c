@@ -16,7 +16,7 @@
  *         implementation has no endpoints, prints "T nan".
  * Prints one line "T rate": the aggregate rate of all pairs in millions
  * of messages per second. The timed part runs MSGRATE_WINDOWS windows
- * (default 20000, shared out among the threads) or stops after
+ * (default 40000, shared out among the threads) or stops after
  * MSGRATE_MAX_SECONDS (default 1), whichever comes first.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -50,7 +50,7 @@
 #define WINDOW 64
 #define MAX_THREADS 8
 #define WARMUP_WINDOWS 100
-#define DEFAULT_TIMED_WINDOWS 20000
+#define DEFAULT_TIMED_WINDOWS 40000
 #define DEFAULT_MAX_SECONDS 1.0
 #define DATA_TAG_COMM 1
 #define MSG_BYTES 8
