@@ -3,7 +3,8 @@
 # (msgrate_threads.c) of Tide, Open MPI and MPICH, 2 processes on this
 # node with T = 1, 2, 4, 8 threads each, in millions of 8-byte messages
 # per second summed over all thread pairs. Each value is the median of
-# RUNS runs (default 5), each under a timeout of 120 s. Ratios are
+# RUNS runs (default 5), each under a timeout of 120 s; for each T the
+# modes and implementations take turns, one run each per round. Ratios are
 # Tide/other (above 1 is better). Mode ep (MPI Endpoints) runs only for
 # Tide. A cell reads "fail" when no run succeeded and has a "!" after it
 # when some did not; the failed commands are listed at the end.
@@ -43,55 +44,73 @@ cell_ratio() {
     if is_number "$a" && is_number "$b"; then ratio "$a" "$b"; else echo "-"; fi
 }
 
-# run_cell IMPL MODE T: prints the median of the runs, "fail", or "nan"
-run_cell() {
-    impl=$1 mode=$2 threads=$3
-    case " $built_impls " in *" $impl "*) ;; *) echo fail; return ;; esac
-    values="$OUT/$program.$mode.$impl.$threads.values"
-    : > "$values"
-    failed=0
-    i=0
-    while [ $i -lt $RUNS ]; do
-        log="$OUT/$program.$mode.$impl.$threads.$i"
-        command="$(impl_run $impl) $(impl_extra $impl) -n 2 $OUT/$program.$impl $mode $threads"
-        timeout -k 5 120 $command > "$log" 2> "$log.err"
-        status=$?
-        value=$(awk -v t=$threads '$1 == t {print $2}' "$log" | head -1)
-        if [ $status -eq 0 ] && [ -n "$value" ]; then
-            echo "$value" >> "$values"
-        else
-            failed=$((failed + 1))
-            echo "exit $status: $command ($(tail -c 200 "$log.err" | tr '\n' ' '))" >> "$failures"
-        fi
-        i=$((i + 1))
-    done
-    if [ $failed -eq $RUNS ]; then
-        echo fail
-    elif grep -q nan "$values"; then
-        echo nan
-    elif [ $failed -gt 0 ]; then
-        echo "$(median < "$values")!"
+# run_once IMPL MODE T RUN: one run, its rate appended to the cell's values
+run_once() {
+    # (variables named run_* so as not to clobber the callers' loops)
+    run_impl=$1 run_mode=$2 run_threads=$3 run_index=$4
+    run_values="$OUT/$program.$run_mode.$run_impl.$run_threads.values"
+    case " $built_impls " in *" $run_impl "*) ;; *) return ;; esac
+    run_log="$OUT/$program.$run_mode.$run_impl.$run_threads.$run_index"
+    run_command="$(impl_run $run_impl) $(impl_extra $run_impl) -n 2 $OUT/$program.$run_impl $run_mode $run_threads"
+    timeout -k 5 120 $run_command > "$run_log" 2> "$run_log.err"
+    run_status=$?
+    run_value=$(awk -v t=$run_threads '$1 == t {print $2}' "$run_log" | head -1)
+    if [ $run_status -eq 0 ] && [ -n "$run_value" ]; then
+        echo "$run_value" >> "$run_values"
     else
-        median < "$values"
+        echo "exit $run_status: $run_command ($(tail -c 200 "$run_log.err" | tr '\n' ' '))" >> "$failures"
     fi
 }
 
+rounded() { awk '{printf "%.3f\n", $1}'; }
+
+# cell IMPL MODE T: the median of the cell's values, "fail", or "nan"
+cell() {
+    values="$OUT/$program.$2.$1.$3.values"
+    succeeded=$(wc -l < "$values")
+    if [ "$succeeded" -eq 0 ]; then
+        echo fail
+    elif grep -q nan "$values"; then
+        echo nan
+    elif [ "$succeeded" -lt "$RUNS" ]; then
+        echo "$(median < "$values" | rounded)!"
+    else
+        median < "$values" | rounded
+    fi
+}
+
+mode_impls() { if [ $1 = ep ]; then echo tide; else echo $IMPLS; fi; }
+
+# Measure first: every mode and implementation takes its turn in each
+# round, so that load from elsewhere on the machine falls on all alike.
+for threads in $THREAD_COUNTS; do
+    for mode in $modes; do
+        for impl in $(mode_impls $mode); do : > "$OUT/$program.$mode.$impl.$threads.values"; done
+    done
+    run=0
+    while [ $run -lt $RUNS ]; do
+        for mode in $modes; do
+            for impl in $(mode_impls $mode); do run_once $impl $mode $threads $run; done
+        done
+        run=$((run + 1))
+    done
+done
+
 for mode in $modes; do
-    if [ $mode = ep ]; then mode_impls=tide; else mode_impls=$IMPLS; fi
     echo "== $mode (millions of messages/s, 2 processes x T threads)"
     printf '%3s' T
-    for impl in $mode_impls; do printf ' %10s' $impl; done
-    for impl in $mode_impls; do [ $impl = tide ] || printf ' %12s' "tide/$impl"; done
+    for impl in $(mode_impls $mode); do printf ' %10s' $impl; done
+    for impl in $(mode_impls $mode); do [ $impl = tide ] || printf ' %12s' "tide/$impl"; done
     echo
     for threads in $THREAD_COUNTS; do
         printf '%3s' $threads
-        for impl in $mode_impls; do
-            v=$(run_cell $impl $mode $threads)
+        for impl in $(mode_impls $mode); do
+            v=$(cell $impl $mode $threads)
             echo "$v" > "$OUT/$program.$mode.$impl.$threads.med"
             eval "v_$impl=\$v"
             printf ' %10s' "$v"
         done
-        for impl in $mode_impls; do
+        for impl in $(mode_impls $mode); do
             [ $impl = tide ] && continue
             eval "o=\$v_$impl"
             printf ' %12s' "$(cell_ratio "$v_tide" "$o")"
