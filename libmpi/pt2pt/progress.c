@@ -1,14 +1,5 @@
 /*
  * progress.c: the progress engine (progress.h).
- *
- * Under MPI_THREAD_MULTIPLE one waiting thread at a time drives the
- * engine (the driver); the other waiting threads sleep, each on its own
- * condition variable, and the driver wakes those whose wait is over after
- * each pass that did something, as a thread leaving the library does for
- * waits its call ended. When the driver's own wait ends it hands the role
- * to the longest sleeper. So waiting threads never spin against each
- * other for the library lock, which on a machine with more threads than
- * cores would take the cores from the threads with work.
  */
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
@@ -18,8 +9,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
@@ -143,112 +132,7 @@ static void block_once(bool (*done)(void *), void *arg)
             tide_transport_list[j]->block_finish();
 }
 
-/* ---- waiting threads under MPI_THREAD_MULTIPLE ---- */
-
-struct sleeper {
-    struct sleeper *next;
-    bool (*done)(void *);
-    void *arg;
-    pthread_cond_t cv;
-    bool queued;
-    bool drive; /* handed the driver's role */
-};
-
-int tide_progress_sleepers;
-static struct sleeper *sleep_head, *sleep_tail;
-static bool driven;             /* some thread drives the engine */
-static __thread bool driving;   /* this one */
-
-static void sleeper_remove(struct sleeper *w)
-{
-    struct sleeper **pp = &sleep_head, *prev = NULL;
-    while (*pp && *pp != w) {
-        prev = *pp;
-        pp = &(*pp)->next;
-    }
-    if (!*pp)
-        return;
-    *pp = w->next;
-    if (sleep_tail == w)
-        sleep_tail = prev;
-    w->queued = false;
-    tide_progress_sleepers--;
-}
-
-void tide_progress_wake_done(void)
-{
-    struct sleeper *w = sleep_head;
-    while (w) {
-        struct sleeper *next = w->next;
-        if (w->done(w->arg)) {
-            sleeper_remove(w);
-            pthread_cond_signal(&w->cv);
-        }
-        w = next;
-    }
-}
-
-static void drive(bool (*done)(void *), void *arg);
-
-/* Wait as a sleeper while another thread drives, then drive. */
-static void wait_threaded(bool (*done)(void *), void *arg)
-{
-    if (driven) {
-        struct sleeper w = {.done = done, .arg = arg, .queued = true};
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&w.cv, &ca);
-        pthread_condattr_destroy(&ca);
-        if (sleep_tail)
-            sleep_tail->next = &w;
-        else
-            sleep_head = &w;
-        sleep_tail = &w;
-        tide_progress_sleepers++;
-        while (!w.drive && !done(arg)) {
-            /* the timeout only bounds a wake-up nobody gave */
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += 2000000;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            tide_lock_wait(&w.cv, &ts);
-        }
-        if (w.queued)
-            sleeper_remove(&w);
-        pthread_cond_destroy(&w.cv);
-        if (!w.drive)
-            return;
-        /* the role is ours (driven stayed true) */
-    }
-    driven = true;
-    driving = true;
-    drive(done, arg);
-    driving = false;
-    struct sleeper *next = sleep_head;
-    if (next) {
-        sleeper_remove(next);
-        next->drive = true;
-        pthread_cond_signal(&next->cv);
-    } else {
-        driven = false;
-    }
-}
-
 void tide_progress_until(bool (*done)(void *), void *arg)
-{
-    if (__builtin_expect(tide_thread_multiple, 0) && !driving && tide_lock_held()) {
-        if (!done(arg))
-            wait_threaded(done, arg);
-        return;
-    }
-    drive(done, arg);
-}
-
-static void drive(bool (*done)(void *), void *arg)
 {
     int idle = 0;
     long idle_since = 0;
@@ -256,8 +140,6 @@ static void drive(bool (*done)(void *), void *arg)
         /* the full progress after work, every 16th idle pass and once
          * spinning has given way to yielding; the quick one between */
         int n = (idle & 15) == 0 || idle >= spin_limit ? tide_progress() : progress_quick();
-        if (sleep_head && (n > 0 || (idle & 15) == 0))
-            tide_progress_wake_done();
         if (n > 0) {
             idle = 0;
             continue;

@@ -4,7 +4,6 @@
 #include "runtime/lock.h"
 
 #include <pthread.h>
-#include <time.h>
 
 int tide_thread_multiple;
 
@@ -20,23 +19,8 @@ void tide_lock_acquire(void)
 
 void tide_lock_release(void)
 {
-    if (depth == 1 && tide_progress_sleepers)
-        tide_progress_wake_done();
     if (depth > 0 && --depth == 0)
         pthread_mutex_unlock(&big_lock);
-}
-
-int tide_lock_held(void)
-{
-    return depth > 0;
-}
-
-void tide_lock_wait(void *cv, const struct timespec *abstime)
-{
-    int d = depth;
-    depth = 0;
-    pthread_cond_timedwait(cv, &big_lock, abstime);
-    depth = d;
 }
 
 void tide_lock_yield_begin(void)

@@ -16,18 +16,6 @@ void tide_lock_release(void);
 /* Drop the lock (if held) around a blocking wait, then take it back. */
 void tide_lock_yield_begin(void);
 void tide_lock_yield_end(void);
-/* Does this thread hold the lock? */
-int tide_lock_held(void);
-/* Sleep on cv, the lock released meanwhile (held on return, at the same
- * depth), until signalled or abstime (CLOCK_MONOTONIC). */
-struct timespec;
-void tide_lock_wait(void *cv, const struct timespec *abstime);
-
-/* Threads asleep in the progress engine waiting for another thread's
- * progress (pt2pt/progress.c); a thread leaving the library wakes those
- * whose wait its call ended. */
-extern int tide_progress_sleepers;
-void tide_progress_wake_done(void);
 
 static inline int tide_api_enter(void)
 {
