@@ -38,6 +38,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "runtime/proc.h"
+#include "transport/card.h"
 #include "transport/transport.h"
 
 #include <fcntl.h>
@@ -203,6 +204,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
 /* Can this process wake every other rank of c? */
 static bool can_wake_all(struct tide_comm *c)
 {
+    tide_cards_prefetch(c->group->procs, c->size); /* one wait for all, not one each */
     for (int i = 0; i < c->size; i++)
         if (i != c->rank && !tide_transport_can_wake(c->group->procs[i]))
             return false;
