@@ -100,7 +100,9 @@ static int check_op(struct tide_win *w, struct tide_rma_args *a, MPI_Op op, cons
 
 static int issue(struct tide_win *w, struct tide_rma_args *a, MPI_Request *req, const char *fn)
 {
-    int rc = tide_rma_issue(w, a, req, fn);
+    int rc = w->check ? tide_rma_check_access(w, a, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = tide_rma_issue(w, a, req, fn);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, rc);
 }
 
