@@ -145,6 +145,9 @@ for part in $parts; do
         : > "$prefix.$part.$impl.residuals"
     done
 done
+# the machine is shared: the load around the runs tells how far to trust them
+load_average() { cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo "?"; }
+load_at_start=$(load_average)
 run=0
 while [ $run -lt $RUNS ]; do
     for part in $parts; do
@@ -155,7 +158,7 @@ while [ $run -lt $RUNS ]; do
     run=$((run + 1))
 done
 
-echo "cores: $(nproc 2> /dev/null || echo ?); runs: $RUNS; implementations: $IMPLS"
+echo "cores: $(nproc 2> /dev/null || echo ?); runs: $RUNS; implementations: $IMPLS; load average before: $load_at_start, after: $(load_average)"
 for part in $parts; do
     case $part in
     lat) title="ping-pong latency, 2 ranks (us; tide/other below 1: Tide is better)" key=bytes ;;
