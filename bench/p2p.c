@@ -11,6 +11,7 @@
  * sizes=a,b,c takes exactly those sizes.
  * Prints "size value" lines (microseconds or MB/s).
  */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign under -std=c11 */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
