@@ -16,6 +16,9 @@
  * driven by the same epoll set. A peer that has not authenticated within
  * auth_timeout seconds is dropped (a timerfd wakes the progress engine for
  * it), and of more than auth_max_pending such peers the oldest is dropped.
+ * A process of another universe just joined to this one (connect/accept,
+ * join) may knock before its link keys reach this rank from our root: its
+ * hello waits for them within the same limits, instead of being refused.
  * The listener binds 127.0.0.1 in a one-node job, else the addresses of
  * the interfaces if_include names (every non-loopback one by default).
  * When two processes connect to each other at the same time, the
@@ -91,6 +94,7 @@ struct tcp_conn {
     bool port_only;                  /* PORT kind: the DPM conversation only */
     uint8_t port_key[TIDE_PORT_KEY_LEN];
     double deadline;                 /* not authenticated by then: dropped */
+    bool deferred;                   /* a LINK hello of a process not known yet: asked again */
     uint64_t seq;                    /* accept order, for evicting the oldest */
     struct frame *sq_head, *sq_tail;
     uint8_t *rbuf;
@@ -135,6 +139,7 @@ static struct {
     int nport;         /* incoming PORT-kind connections */
     uint64_t seq;
     double auth_timeout;
+    int ndeferred; /* hellos waiting for their process (on_hello) */
     int max_pending;
     uint8_t my_key[TIDE_KEY_LEN]; /* our rank key */
     bool have_key;
@@ -209,6 +214,10 @@ static void conn_close(struct tcp_conn *c)
         tcp.nopen--;
     if (c->state == C_WAIT_HELLO)
         tcp.npending--;
+    if (c->deferred) {
+        c->deferred = false;
+        tcp.ndeferred--;
+    }
     if (c->state == C_OPEN && c->port_only && !c->outgoing)
         tcp.nport--;
     c->state = C_DEAD;
@@ -548,6 +557,26 @@ static int on_hello(struct tcp_conn *c, const struct tide_hello *h)
     }
     struct tide_proc *p = h->kind == TIDE_AUTH_LINK ? tide_proc_find(h->from.nspace, h->from.rank)
                                                    : tide_proc_get(h->from.nspace, h->from.rank);
+    if (h->kind == TIDE_AUTH_LINK) {
+        /* a process of another universe that has just been joined to us
+         * may reach this rank before its keys do (they come with the rest
+         * of the communicator from our root): its hello waits for them,
+         * as long as any unauthenticated peer may */
+        uint8_t km[TIDE_KEY_LEN], kt[TIDE_KEY_LEN];
+        bool known = p && tide_peer_keys_link(p, km, kt) == 0;
+        if (!known) {
+            if (!c->deferred) {
+                c->deferred = true;
+                c->hello = *h;
+                tcp.ndeferred++;
+            }
+            return 1;
+        }
+        if (c->deferred) {
+            c->deferred = false;
+            tcp.ndeferred--;
+        }
+    }
     if (!p) {
         auth_refused("unknown process", h);
         return -1;
@@ -979,6 +1008,25 @@ static void reap_dead(void)
     }
 }
 
+static int on_hello(struct tcp_conn *c, const struct tide_hello *h);
+
+/* Ask again about the hellos that waited for their process's keys. */
+static int retry_deferred(void)
+{
+    int n = 0;
+    for (struct tcp_conn *c = tcp.conns; c && tcp.ndeferred; c = c->next) {
+        if (!c->deferred || c->state != C_WAIT_HELLO)
+            continue;
+        struct tide_hello h = c->hello;
+        int rc = on_hello(c, &h);
+        if (rc < 0)
+            conn_close(c);
+        if (!c->deferred)
+            n++;
+    }
+    return n;
+}
+
 static int tcp_progress(void)
 {
     /* with no open connection, look at the listener only now and then */
@@ -1007,6 +1055,11 @@ static int tcp_progress(void)
         for (int i = 0; i < tcp.nlisten; i++)
             on_accept(tcp.listen_fds[i]);
         work++;
+    }
+    if (tcp.ndeferred > 0) {
+        int d = retry_deferred();
+        work += d;
+        n += d;
     }
     if (tcp.npending > 0 || timer) {
         int x = expire_handshakes();
