@@ -9,7 +9,9 @@
  * MPI_Rsend after a handshake, windows of MPI_Issend / MPI_Irecv,
  * persistent requests, MPI_Probe / MPI_Iprobe / MPI_Mprobe / MPI_Improbe
  * with MPI_Mrecv, 1 MiB messages (rendezvous) between endpoints of one
- * process and of different processes, and MPI_Sendrecv_replace.
+ * process and of different processes, MPI_Sendrecv_replace, MPI_Ibsend,
+ * MPI_Irsend, MPI_Ssend_init, MPI_Bsend_init, a cancelled receive, and
+ * 1 MiB messages found by MPI_Mprobe and received by MPI_Imrecv.
  * Usage: ep_p2p RULE, where RULE is a number T (T endpoints in every
  * process), "uneven" (parent rank r gets 1 + r % 3) or "zero" (odd
  * parent ranks get none, even ones 2).
@@ -25,7 +27,7 @@
 #define WINDOW 8        /* outstanding MPI_Issend per endpoint */
 #define WINDOW_ROUNDS 20
 #define PERSIST_ROUNDS 10
-#define BSEND_MSGS 4
+#define BSEND_MSGS 6 /* 4 by MPI_Bsend, 1 by MPI_Ibsend, 1 by MPI_Bsend_init */
 #define BSEND_INTS 256
 #define LARGE_BYTES (1 << 20)
 
@@ -163,14 +165,14 @@ static void phase_modes(MPI_Comm c, int me, int n)
     CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK(in == prev + 1, "ssend: got %d, expected %d", in, prev + 1);
 
-    /* buffered: BSEND_MSGS messages to next before receiving any */
+    /* buffered: 4 messages to next before receiving any */
     int bout[BSEND_MSGS][BSEND_INTS], bin[BSEND_INTS];
-    for (int m = 0; m < BSEND_MSGS; m++) {
+    for (int m = 0; m < 4; m++) {
         for (int i = 0; i < BSEND_INTS; i++)
             bout[m][i] = (int)pattern(me, next, m, (size_t)i);
         CHECK_OK(MPI_Bsend(bout[m], BSEND_INTS, MPI_INT, next, 22, c));
     }
-    for (int m = 0; m < BSEND_MSGS; m++) {
+    for (int m = 0; m < 4; m++) {
         CHECK_OK(MPI_Recv(bin, BSEND_INTS, MPI_INT, prev, 22, c, MPI_STATUS_IGNORE));
         for (int i = 0; i < BSEND_INTS; i++)
             CHECK(bin[i] == (int)pattern(prev, me, m, (size_t)i), "bsend: message %d from %d element %d wrong", m,
@@ -333,6 +335,79 @@ static void phase_large(MPI_Comm c, const struct ep_arg *a, int me, int n)
     free(in);
 }
 
+/* the other send modes: MPI_Ibsend, MPI_Irsend after a handshake,
+ * MPI_Ssend_init and MPI_Bsend_init; a cancelled receive */
+static void phase_more_modes(MPI_Comm c, int me, int n)
+{
+    int next = (me + 1) % n, prev = (me - 1 + n) % n;
+    int out[4], in[4] = {-1, -1, -1, -1};
+    MPI_Request rq[4];
+    out[0] = 10 * me + 1;
+    CHECK_OK(MPI_Ibsend(&out[0], 1, MPI_INT, next, 80, c, &rq[0]));
+    CHECK_OK(MPI_Recv(&in[0], 1, MPI_INT, prev, 80, c, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+    CHECK(in[0] == 10 * prev + 1, "ibsend: got %d", in[0]);
+
+    out[1] = 10 * me + 2;
+    CHECK_OK(MPI_Irecv(&in[1], 1, MPI_INT, prev, 81, c, &rq[0]));
+    CHECK_OK(MPI_Sendrecv(NULL, 0, MPI_INT, prev, 82, NULL, 0, MPI_INT, next, 82, c, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Irsend(&out[1], 1, MPI_INT, next, 81, c, &rq[1]));
+    CHECK_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    CHECK(in[1] == 10 * prev + 2, "irsend: got %d", in[1]);
+
+    CHECK_OK(MPI_Ssend_init(&out[2], 1, MPI_INT, next, 83, c, &rq[0]));
+    CHECK_OK(MPI_Bsend_init(&out[3], 1, MPI_INT, next, 84, c, &rq[1]));
+    for (int round = 0; round < 3; round++) {
+        out[2] = 100 * me + round;
+        out[3] = 200 * me + round;
+        CHECK_OK(MPI_Irecv(&in[2], 1, MPI_INT, prev, 83, c, &rq[2]));
+        CHECK_OK(MPI_Irecv(&in[3], 1, MPI_INT, prev, 84, c, &rq[3]));
+        CHECK_OK(MPI_Startall(2, rq));
+        CHECK_OK(MPI_Waitall(4, rq, MPI_STATUSES_IGNORE));
+        CHECK(in[2] == 100 * prev + round && in[3] == 200 * prev + round, "ssend_init/bsend_init: round %d got %d %d",
+              round, in[2], in[3]);
+    }
+    CHECK_OK(MPI_Request_free(&rq[0]));
+    CHECK_OK(MPI_Request_free(&rq[1]));
+
+    /* a receive nobody sends to, cancelled */
+    MPI_Request cr;
+    MPI_Status st;
+    int flag = 0;
+    CHECK_OK(MPI_Irecv(&in[0], 1, MPI_INT, next, 85, c, &cr));
+    CHECK_OK(MPI_Cancel(&cr));
+    CHECK_OK(MPI_Wait(&cr, &st));
+    CHECK_OK(MPI_Test_cancelled(&st, &flag));
+    CHECK(flag, "a cancelled receive was not cancelled");
+}
+
+/* a 1 MiB message from the rank d further on, found by MPI_Mprobe and
+ * received by MPI_Imrecv */
+static void phase_large_mprobe(MPI_Comm c, int me, int n, int d)
+{
+    int to = (me + d) % n, from = (me - d + n) % n;
+    unsigned char *out = malloc(LARGE_BYTES), *in = malloc(LARGE_BYTES);
+    CHECK(out && in, "out of memory");
+    for (size_t i = 0; i < LARGE_BYTES; i++)
+        out[i] = (unsigned char)pattern(me, to, 5, i);
+    MPI_Request sr, rr;
+    CHECK_OK(MPI_Isend(out, LARGE_BYTES, MPI_BYTE, to, 90, c, &sr));
+    MPI_Message msg;
+    MPI_Status st;
+    CHECK_OK(MPI_Mprobe(MPI_ANY_SOURCE, 90, c, &msg, &st));
+    int count = -1;
+    CHECK_OK(MPI_Get_count(&st, MPI_BYTE, &count));
+    CHECK(st.MPI_SOURCE == from && count == LARGE_BYTES, "large mprobe: source %d count %d, expected %d %d",
+          st.MPI_SOURCE, count, from, LARGE_BYTES);
+    CHECK_OK(MPI_Imrecv(in, LARGE_BYTES, MPI_BYTE, &msg, &rr));
+    CHECK_OK(MPI_Wait(&rr, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Wait(&sr, MPI_STATUS_IGNORE));
+    for (size_t i = 0; i < LARGE_BYTES; i++)
+        CHECK(in[i] == (unsigned char)pattern(from, me, 5, i), "large mprobe: byte %zu from %d wrong", i, from);
+    free(out);
+    free(in);
+}
+
 static void phase_replace(MPI_Comm c, int me, int n)
 {
     int next = (me + 1) % n, prev = (me - 1 + n) % n;
@@ -377,6 +452,12 @@ static void *endpoint_main(void *p)
     phase_large(c, a, me, n);
     barrier(c);
     phase_replace(c, me, n);
+    barrier(c);
+    phase_more_modes(c, me, n);
+    barrier(c);
+    phase_large_mprobe(c, me, n, 1);
+    barrier(c);
+    phase_large_mprobe(c, me, n, n / 2);
     barrier(c);
     CHECK_OK(MPI_Comm_free(&a->comm));
     CHECK(a->comm == MPI_COMM_NULL, "MPI_Comm_free did not reset the handle");

@@ -46,3 +46,10 @@ tcase ep.errors.4x4 -t 40 -out "ep_errors: ok" -noout "check failed" -- $MPIEXEC
 tcase ep.errors.single -t 30 -out "ep_errors: ok" -- $MPIEXEC -n 3 $TB/ep_errors single
 tcase ep.errors.single.1 -t 30 -out "ep_errors: ok" -- $MPIEXEC -n 1 $TB/ep_errors single
 tcase ep.errors.serialized -t 30 -out "ep_errors: ok" -- $MPIEXEC -n 2 $TB/ep_errors serialized
+
+# making and freeing: parents of every kind, two at once, many rounds
+tcase ep.create.1x3 -t 30 -out "ep_create: ok" -- $MPIEXEC -n 1 $TB/ep_create 3
+tcase ep.create.2x2 -t 30 -out "ep_create: ok" -- $MPIEXEC -n 2 $TB/ep_create 2 200
+tcase ep.create.3x3 -t 40 -out "ep_create: ok" -- $MPIEXEC -n 3 $TB/ep_create 3
+tcase ep.create.4x4 -t 60 -out "ep_create: ok" -- $MPIEXEC -n 4 $TB/ep_create 4 20
+tcase ep.create.tcp.2x3 -t 40 -out "ep_create: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/ep_create 3
