@@ -6,7 +6,9 @@
  * every root, MPI_Allgather(v), MPI_Alltoall(v,w), MPI_Allreduce (also
  * with MPI_IN_PLACE), MPI_Reduce_scatter, MPI_Reduce_scatter_block,
  * MPI_Scan, MPI_Exscan, larger messages for MPI_Bcast and MPI_Allreduce,
- * then the nonblocking forms, several outstanding at once.
+ * then the nonblocking forms, several outstanding at once, and a
+ * non-commutative user operation (MPI_Allreduce, MPI_Reduce from every
+ * root, MPI_Scan, MPI_Iallreduce), which must be applied in rank order.
  * Usage: ep_coll T [repetitions]
  */
 #include "testutil.h"
@@ -359,6 +361,120 @@ static void nonblocking(MPI_Comm c, int me, int n, int rep)
         CHECK(a2a_r[r * K] == val(r, me * K, rep), "ialltoallv: endpoint %d block %d is %d", me, r, a2a_r[r * K]);
 }
 
+/* a non-commutative operation: affine maps x -> a x + b (mod 65521),
+ * composed in rank order: inout = in then inout */
+#define MOD 65521
+static void compose(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const int *f = in;
+    int *g = inout;
+    for (int k = 0; k < *len; k++) {
+        long a = (long)g[2 * k] * f[2 * k] % MOD;
+        long b = ((long)g[2 * k] * f[2 * k + 1] + g[2 * k + 1]) % MOD;
+        g[2 * k] = (int)a;
+        g[2 * k + 1] = (int)b;
+    }
+}
+
+static void affine_of(int r, int i, int *ab)
+{
+    ab[0] = (r * 37 + i * 11 + 2) % MOD;
+    ab[1] = (r * 101 + i * 7 + 5) % MOD;
+}
+
+/* the composition of ranks lo .. hi - 1, in rank order */
+static void affine_range(int lo, int hi, int i, int *ab)
+{
+    ab[0] = 1;
+    ab[1] = 0;
+    for (int r = lo; r < hi; r++) {
+        int f[2], len = 1;
+        affine_of(r, i, f);
+        int acc[2] = {ab[0], ab[1]};
+        /* acc is ranks lo .. r - 1: the result applies them first */
+        compose(acc, f, &len, NULL);
+        ab[0] = f[0];
+        ab[1] = f[1];
+    }
+}
+
+static void noncommutative(MPI_Comm c, int me, int n)
+{
+    MPI_Datatype pair;
+    MPI_Op op;
+    CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_OK(MPI_Type_commit(&pair));
+    CHECK_OK(MPI_Op_create(compose, 0, &op));
+    int in[2 * K], out[2 * K], want[2 * K];
+    for (int i = 0; i < K; i++)
+        affine_of(me, i, &in[2 * i]);
+    CHECK_OK(MPI_Allreduce(in, out, K, pair, op, c));
+    for (int i = 0; i < K; i++)
+        affine_range(0, n, i, &want[2 * i]);
+    check_ints(out, want, 2 * K, "allreduce of a non-commutative operation", me);
+    for (int root = 0; root < n; root++) {
+        for (int i = 0; i < 2 * K; i++)
+            out[i] = -1;
+        CHECK_OK(MPI_Reduce(in, out, K, pair, op, root, c));
+        if (me == root)
+            check_ints(out, want, 2 * K, "reduce of a non-commutative operation", me);
+    }
+    CHECK_OK(MPI_Scan(in, out, K, pair, op, c));
+    for (int i = 0; i < K; i++)
+        affine_range(0, me + 1, i, &want[2 * i]);
+    check_ints(out, want, 2 * K, "scan of a non-commutative operation", me);
+    MPI_Request rq;
+    CHECK_OK(MPI_Iallreduce(in, out, K, pair, op, c, &rq));
+    CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    for (int i = 0; i < K; i++)
+        affine_range(0, n, i, &want[2 * i]);
+    check_ints(out, want, 2 * K, "iallreduce of a non-commutative operation", me);
+    CHECK_OK(MPI_Op_free(&op));
+    CHECK_OK(MPI_Type_free(&pair));
+}
+
+/* the nonblocking v and w forms not used above */
+static void nonblocking_v(MPI_Comm c, int me, int n, int rep)
+{
+    int root = (rep + n - 1) % n;
+    int sbuf[(K + 1) * NMAX], gv[(K + 1) * NMAX], sv[K], rs[K], a2w[(K + 1) * NMAX], want[(K + 1) * NMAX];
+    int counts[NMAX], displs[NMAX], ones[NMAX], bytes_d[NMAX];
+    MPI_Datatype types[NMAX];
+    int pos = 0;
+    for (int r = 0; r < n; r++) {
+        counts[r] = r % K + 1;
+        displs[r] = pos;
+        pos += counts[r];
+        ones[r] = 1;
+        bytes_d[r] = r * (int)sizeof(int);
+        types[r] = MPI_INT;
+    }
+    for (int i = 0; i < (K + 1) * NMAX; i++)
+        sbuf[i] = val(me, i, rep);
+    MPI_Request rq[4];
+    CHECK_OK(MPI_Igatherv(sbuf, counts[me], MPI_INT, gv, counts, displs, MPI_INT, root, c, &rq[0]));
+    CHECK_OK(MPI_Iscatterv(sbuf, counts, displs, MPI_INT, sv, counts[me], MPI_INT, root, c, &rq[1]));
+    CHECK_OK(MPI_Ireduce_scatter(sbuf, rs, counts, MPI_INT, MPI_SUM, c, &rq[2]));
+    CHECK_OK(MPI_Ialltoallw(sbuf, ones, bytes_d, types, a2w, ones, bytes_d, types, c, &rq[3]));
+    CHECK_OK(MPI_Waitall(4, rq, MPI_STATUSES_IGNORE));
+    if (me == root) {
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < counts[r]; i++)
+                want[displs[r] + i] = val(r, i, rep);
+        check_ints(gv, want, pos, "igatherv", me);
+    }
+    for (int i = 0; i < counts[me]; i++)
+        want[i] = val(root, displs[me] + i, rep);
+    check_ints(sv, want, counts[me], "iscatterv", me);
+    for (int i = 0; i < counts[me]; i++)
+        want[i] = sum_val(n, displs[me] + i, rep);
+    check_ints(rs, want, counts[me], "ireduce_scatter", me);
+    for (int r = 0; r < n; r++)
+        want[r] = val(r, me, rep);
+    check_ints(a2w, want, n, "ialltoallw", me);
+}
+
 static void *endpoint_main(void *p)
 {
     struct ep_arg *a = p;
@@ -371,7 +487,9 @@ static void *endpoint_main(void *p)
     for (int rep = 0; rep < reps; rep++) {
         blocking(c, me, n, rep);
         nonblocking(c, me, n, rep);
+        nonblocking_v(c, me, n, rep);
     }
+    noncommutative(c, me, n);
     CHECK_OK(MPI_Barrier(c));
     CHECK_OK(MPI_Comm_free(&a->comm));
     return NULL;
