@@ -53,3 +53,18 @@ tcase ep.create.2x2 -t 30 -out "ep_create: ok" -- $MPIEXEC -n 2 $TB/ep_create 2 
 tcase ep.create.3x3 -t 40 -out "ep_create: ok" -- $MPIEXEC -n 3 $TB/ep_create 3
 tcase ep.create.4x4 -t 60 -out "ep_create: ok" -- $MPIEXEC -n 4 $TB/ep_create 4 20
 tcase ep.create.tcp.2x3 -t 40 -out "ep_create: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/ep_create 3
+
+# simulated nodes (hierarchical collectives, split_type per node)
+tcase ep.coll.nodes.4x2 -t 40 -out "ep_coll: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_coll 2
+tcase ep.coll.nodes.3x3 -t 40 -out "ep_coll: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 3 $TB/ep_coll 3
+tcase ep.p2p.nodes.4-uneven -t 40 -out "ep_p2p: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_p2p uneven
+tcase ep.create.nodes.4x2 -t 40 -out "ep_create: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_create 2
+
+# every waiting endpoint falls asleep at once: the endpoints of a
+# process must wake each other
+sleepy="env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1"
+tcase ep.p2p.sleepy.3-uneven -t 40 -out "ep_p2p: ok" -- $sleepy $MPIEXEC -n 3 $TB/ep_p2p uneven
+tcase ep.coll.sleepy.2x3 -t 40 -out "ep_coll: ok" -- $sleepy $MPIEXEC -n 2 $TB/ep_coll 3
+tcase ep.comm.sleepy.3-uneven -t 40 -out "ep_comm: ok" -- $sleepy $MPIEXEC -n 3 $TB/ep_comm uneven
+tcase ep.omp.sleepy.4x3 -t 40 -out "ep_omp: ok" -- $sleepy $MPIEXEC -n 4 $TB/ep_omp 3
+tcase ep.create.sleepy.2x3 -t 40 -out "ep_create: ok" -- $sleepy $MPIEXEC -n 2 $TB/ep_create 3
