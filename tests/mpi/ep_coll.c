@@ -9,7 +9,10 @@
  * then the nonblocking forms, several outstanding at once, and a
  * non-commutative user operation (MPI_Allreduce, MPI_Reduce from every
  * root, MPI_Scan, MPI_Iallreduce), which must be applied in rank order.
- * Usage: ep_coll T [repetitions]
+ * Usage: ep_coll T [repetitions] [interleave] [large]: "interleave" runs
+ * them on a split where the processes' endpoints alternate (endpoint t
+ * of every process, then endpoint t + 1 of every process); "large" adds
+ * collectives of large messages (megabytes).
  */
 #include "testutil.h"
 
@@ -26,6 +29,8 @@ static int reps = 2;
 struct ep_arg {
     MPI_Comm comm;
     int expect_rank, expect_size;
+    int interleaved_rank; /* -1, or the rank in the interleaved order */
+    int large;            /* also the large messages */
 };
 
 /* what rank r contributes at element i (with a variant v) */
@@ -475,6 +480,62 @@ static void nonblocking_v(MPI_Comm c, int me, int n, int rep)
     check_ints(a2w, want, n, "ialltoallw", me);
 }
 
+/* large messages (rendezvous, segmented and shared-memory algorithms):
+ * MPI_Bcast of 4 MiB from every other root, MPI_Allgather of 256 KiB
+ * per rank, MPI_Alltoall of 64 KiB blocks, MPI_Reduce and MPI_Allreduce
+ * of 1 MiB */
+static void large(MPI_Comm c, int me, int n)
+{
+    size_t bc_n = (size_t)1 << 20, ag_n = (size_t)1 << 16, a2a_n = (size_t)1 << 14, red_n = (size_t)1 << 18;
+    int *buf = malloc(bc_n * sizeof *buf);
+    int *ag = malloc(ag_n * (size_t)n * sizeof *ag), *a2s = malloc(a2a_n * (size_t)n * sizeof *a2s),
+        *a2r = malloc(a2a_n * (size_t)n * sizeof *a2r), *rs = malloc(red_n * sizeof *rs),
+        *rr = malloc(red_n * sizeof *rr);
+    CHECK(buf && ag && a2s && a2r && rs && rr, "out of memory");
+    for (int root = 0; root < n; root += 2) {
+        for (size_t i = 0; i < bc_n; i++)
+            buf[i] = me == root ? val(root, (int)i, 3) : -1;
+        CHECK_OK(MPI_Bcast(buf, (int)bc_n, MPI_INT, root, c));
+        for (size_t i = 0; i < bc_n; i++)
+            CHECK(buf[i] == val(root, (int)i, 3), "large bcast from %d: endpoint %d element %zu is %d", root, me, i,
+                  buf[i]);
+    }
+    for (size_t i = 0; i < ag_n; i++)
+        buf[i] = val(me, (int)i, 4);
+    CHECK_OK(MPI_Allgather(buf, (int)ag_n, MPI_INT, ag, (int)ag_n, MPI_INT, c));
+    for (int r = 0; r < n; r++)
+        for (size_t i = 0; i < ag_n; i++)
+            CHECK(ag[(size_t)r * ag_n + i] == val(r, (int)i, 4), "large allgather: endpoint %d block %d element %zu",
+                  me, r, i);
+    for (int r = 0; r < n; r++)
+        for (size_t i = 0; i < a2a_n; i++)
+            a2s[(size_t)r * a2a_n + i] = val(me, (int)i, r);
+    CHECK_OK(MPI_Alltoall(a2s, (int)a2a_n, MPI_INT, a2r, (int)a2a_n, MPI_INT, c));
+    for (int r = 0; r < n; r++)
+        for (size_t i = 0; i < a2a_n; i++)
+            CHECK(a2r[(size_t)r * a2a_n + i] == val(r, (int)i, me), "large alltoall: endpoint %d block %d element %zu",
+                  me, r, i);
+    for (size_t i = 0; i < red_n; i++)
+        rs[i] = (int)(i % 1000) + me;
+    int want_add = n * (n - 1) / 2;
+    CHECK_OK(MPI_Allreduce(rs, rr, (int)red_n, MPI_INT, MPI_SUM, c));
+    for (size_t i = 0; i < red_n; i++)
+        CHECK(rr[i] == n * (int)(i % 1000) + want_add, "large allreduce: endpoint %d element %zu is %d", me, i, rr[i]);
+    int root = n - 1;
+    for (size_t i = 0; i < red_n; i++)
+        rr[i] = -1;
+    CHECK_OK(MPI_Reduce(rs, rr, (int)red_n, MPI_INT, MPI_SUM, root, c));
+    if (me == root)
+        for (size_t i = 0; i < red_n; i++)
+            CHECK(rr[i] == n * (int)(i % 1000) + want_add, "large reduce: element %zu is %d", i, rr[i]);
+    free(buf);
+    free(ag);
+    free(a2s);
+    free(a2r);
+    free(rs);
+    free(rr);
+}
+
 static void *endpoint_main(void *p)
 {
     struct ep_arg *a = p;
@@ -484,13 +545,26 @@ static void *endpoint_main(void *p)
     CHECK_OK(MPI_Comm_size(c, &n));
     CHECK(me == a->expect_rank && n == a->expect_size, "rank %d size %d, expected %d %d", me, n, a->expect_rank,
           a->expect_size);
+    MPI_Comm mixed = MPI_COMM_NULL;
+    if (a->interleaved_rank >= 0) {
+        /* the processes' endpoints interleaved: endpoint t of every
+         * process, then endpoint t + 1 ... */
+        CHECK_OK(MPI_Comm_split(c, 0, a->interleaved_rank, &mixed));
+        CHECK_OK(MPI_Comm_rank(mixed, &me));
+        CHECK(me == a->interleaved_rank, "interleaved: rank %d, expected %d", me, a->interleaved_rank);
+        c = mixed;
+    }
     for (int rep = 0; rep < reps; rep++) {
         blocking(c, me, n, rep);
         nonblocking(c, me, n, rep);
         nonblocking_v(c, me, n, rep);
     }
     noncommutative(c, me, n);
+    if (a->large)
+        large(c, me, n);
     CHECK_OK(MPI_Barrier(c));
+    if (mixed != MPI_COMM_NULL)
+        CHECK_OK(MPI_Comm_free(&mixed));
     CHECK_OK(MPI_Comm_free(&a->comm));
     return NULL;
 }
@@ -505,20 +579,27 @@ int main(int argc, char **argv)
     int t = argc > 1 ? atoi(argv[1]) : 2;
     if (argc > 2)
         reps = atoi(argv[2]);
+    int interleave = 0, with_large = 0;
+    for (int k = 3; k < argc; k++) {
+        interleave |= strcmp(argv[k], "interleave") == 0;
+        with_large |= strcmp(argv[k], "large") == 0;
+    }
     CHECK(t >= 1 && t <= MAX_EP && t * wsize <= NMAX, "bad endpoint count %d", t);
     MPI_Comm hs[MAX_EP];
     CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, t, MPI_INFO_NULL, hs));
     pthread_t th[MAX_EP];
     struct ep_arg args[MAX_EP];
     for (int i = 0; i < t; i++) {
-        args[i] = (struct ep_arg){hs[i], wrank * t + i, wsize * t};
+        args[i] = (struct ep_arg){hs[i], wrank * t + i, wsize * t, interleave ? i * wsize + wrank : -1,
+                                  with_large};
         CHECK(pthread_create(&th[i], NULL, endpoint_main, &args[i]) == 0, "pthread_create");
     }
     for (int i = 0; i < t; i++)
         pthread_join(th[i], NULL);
     CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (wrank == 0)
-        printf("ep_coll: ok (%d processes x %d endpoints, %d repetitions)\n", wsize, t, reps);
+        printf("ep_coll: ok (%d processes x %d endpoints, %d repetitions%s%s)\n", wsize, t, reps,
+               interleave ? ", interleaved" : "", with_large ? ", large messages" : "");
     MPI_Finalize();
     return 0;
 }

@@ -68,3 +68,11 @@ tcase ep.coll.sleepy.2x3 -t 40 -out "ep_coll: ok" -- $sleepy $MPIEXEC -n 2 $TB/e
 tcase ep.comm.sleepy.3-uneven -t 40 -out "ep_comm: ok" -- $sleepy $MPIEXEC -n 3 $TB/ep_comm uneven
 tcase ep.omp.sleepy.4x3 -t 40 -out "ep_omp: ok" -- $sleepy $MPIEXEC -n 4 $TB/ep_omp 3
 tcase ep.create.sleepy.2x3 -t 40 -out "ep_create: ok" -- $sleepy $MPIEXEC -n 2 $TB/ep_create 3
+
+# the processes' endpoints interleaved in rank order, and large messages
+tcase ep.coll.interleave.3x3 -t 40 -out "ep_coll: ok" -- $MPIEXEC -n 3 $TB/ep_coll 3 1 interleave
+tcase ep.coll.interleave.nodes.4x2 -t 40 -out "ep_coll: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_coll 2 1 interleave
+tcase ep.coll.large.2x3 -t 40 -out "ep_coll: ok" -- $MPIEXEC -n 2 $TB/ep_coll 3 1 large
+tcase ep.coll.large.1x3 -t 40 -out "ep_coll: ok" -- $MPIEXEC -n 1 $TB/ep_coll 3 1 large
+tcase ep.coll.large.tcp.3x2 -t 40 -out "ep_coll: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/ep_coll 2 1 interleave large
+tcase ep.coll.large.nocma.2x2 -t 40 -out "ep_coll: ok" -- env TIDE_SHM_CMA=0 $MPIEXEC -n 2 $TB/ep_coll 2 1 large
