@@ -127,6 +127,19 @@ static void *nested_main(void *p)
           wrank);
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
+    /* a dup, and a split of it in reverse order of the nested ranks
+     * with the second endpoint of each pair on its own */
+    MPI_Comm d, s;
+    CHECK_OK(MPI_Comm_dup(a->comm, &d));
+    exercise(d, a->expect_rank, a->expect_size, a->expect_rank / 2, a->parent_of, "dup of nested endpoints");
+    int half = a->expect_size / 2, odd = a->expect_rank % 2;
+    CHECK_OK(MPI_Comm_split(d, odd, a->expect_size - a->expect_rank, &s));
+    int members[NMAX];
+    for (int k = 0; k < half; k++)
+        members[k] = (half - 1 - k); /* parent rank of the k-th member: pairs in reverse */
+    exercise(s, half - 1 - a->expect_rank / 2, half, a->expect_rank / 2, members, "split of nested endpoints");
+    CHECK_OK(MPI_Comm_free(&d));
+    CHECK_OK(MPI_Comm_free(&s));
     CHECK_OK(MPI_Comm_free(&a->comm));
     return NULL;
 }

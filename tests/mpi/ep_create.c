@@ -7,7 +7,8 @@
  * use and free with a changing number of endpoints per process (some
  * rounds none), which must not run out of context ids; MPI_PROC_NULL on
  * an endpoint; a split where every endpoint of one process is
- * MPI_UNDEFINED and MPI_Comm_split_type with MPI_UNDEFINED.
+ * MPI_UNDEFINED (and endpoints made of it, 2 per endpoint) and
+ * MPI_Comm_split_type with MPI_UNDEFINED.
  * Usage: ep_create [T (endpoints per process, default 3)] [rounds]
  */
 #include "testutil.h"
@@ -213,6 +214,18 @@ static void create_rounds(void)
 
 /* ---- MPI_PROC_NULL, undefined colors ---- */
 
+struct nested {
+    MPI_Comm h[2];
+    int first, total;
+};
+
+static void nested_work(int j, void *p)
+{
+    struct nested *nd = p;
+    use(nd->h[j], nd->first + j, nd->total, "endpoints of a split of endpoints");
+    CHECK_OK(MPI_Comm_free(&nd->h[j]));
+}
+
 struct misc_arg {
     MPI_Comm h[MAX_EP];
 };
@@ -235,6 +248,12 @@ static void misc_work(int i, void *p)
         CHECK(s == MPI_COMM_NULL, "split: MPI_UNDEFINED gave a communicator");
     else {
         use(s, me - nthreads, n - nthreads, "split without world rank 0");
+        /* endpoints of it: 2 per endpoint, each with a thread */
+        struct nested nd;
+        CHECK_OK(MPIX_Comm_create_endpoints(s, 2, MPI_INFO_NULL, nd.h));
+        nd.first = 2 * (me - nthreads);
+        nd.total = 2 * (n - nthreads);
+        run_threads(2, nested_work, &nd);
         CHECK_OK(MPI_Comm_free(&s));
     }
     CHECK_OK(MPI_Comm_split_type(c, i == 0 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &s));
