@@ -1,11 +1,13 @@
 /*
  * f_ext.c: the Fortran bindings of mpi-ext.h (User-Level Failure
- * Mitigation), for `include 'mpif-ext.h'`, `use mpi_ext` and, through
+ * Mitigation, MPI Endpoints), for `include 'mpif-ext.h'`, `use mpi_ext` and, through
  * the module procedures of mpi_ext_f08, `use mpi_ext_f08`: the names and
  * arguments Open MPI 5 gives them (INTEGER handles, IERROR last).
  */
 #include "f_support.h"
 #include "mpi-ext.h"
+
+#include <stdlib.h>
 
 ALIAS2(mpix_comm_revoke, MPI_Fint *comm, MPI_Fint *ierr)
 void mpix_comm_revoke_(MPI_Fint *comm, MPI_Fint *ierr)
@@ -87,4 +89,23 @@ void mpix_comm_ack_failed_(MPI_Fint *comm, MPI_Fint *num_to_ack, MPI_Fint *num_a
     int n = 0;
     *ierr = MPIX_Comm_ack_failed(MPI_Comm_f2c(*comm), *num_to_ack, &n);
     *num_acked = n;
+}
+
+ALIAS2(mpix_comm_create_endpoints, MPI_Fint *parent_comm, MPI_Fint *my_num_ep, MPI_Fint *info,
+       MPI_Fint *out_comm_hdls, MPI_Fint *ierr)
+void mpix_comm_create_endpoints_(MPI_Fint *parent_comm, MPI_Fint *my_num_ep, MPI_Fint *info, MPI_Fint *out_comm_hdls,
+                                 MPI_Fint *ierr)
+{
+    int n = *my_num_ep > 0 ? *my_num_ep : 0;
+    MPI_Comm *h = malloc((size_t)(n ? n : 1) * sizeof *h);
+    if (!h) {
+        *ierr = MPI_ERR_NO_MEM;
+        return;
+    }
+    *ierr = MPIX_Comm_create_endpoints(MPI_Comm_f2c(*parent_comm), *my_num_ep, MPI_Info_f2c(*info),
+                                       out_comm_hdls ? h : NULL);
+    if (*ierr == MPI_SUCCESS)
+        for (int i = 0; i < n; i++)
+            out_comm_hdls[i] = MPI_Comm_c2f(h[i]);
+    free(h);
 }

@@ -1,11 +1,16 @@
 ! mpi_ext.f90: `use mpi_ext`, Tide's extensions for `use mpi` programs:
-! User-Level Failure Mitigation (libmpi/include/mpi-ext.h), with the
+! User-Level Failure Mitigation and MPI Endpoints
+! (libmpi/include/mpi-ext.h), with the
 ! constants of mpif-ext.h and an explicit interface for each call (the C
 ! bindings are in fortran/f_ext.c).
 module mpi_ext
     implicit none
     include 'mpif-ext.h'
     interface
+        subroutine MPIX_Comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_hdls, ierror)
+            integer, intent(in) :: parent_comm, my_num_ep, info
+            integer, intent(out) :: out_comm_hdls(*), ierror
+        end subroutine
         subroutine MPIX_Comm_revoke(comm, ierror)
             integer, intent(in) :: comm
             integer, intent(out) :: ierror

@@ -1,17 +1,23 @@
 ! mpi_ext_f08.f90: `use mpi_ext_f08`, Tide's extensions for `use mpi_f08`
-! programs: User-Level Failure Mitigation (libmpi/include/mpi-ext.h) with
+! programs: User-Level Failure Mitigation and MPI Endpoints
+! (libmpi/include/mpi-ext.h) with
 ! TYPE(MPI_Comm) and friends and an optional ierror, calling the C
 ! bindings of fortran/f_ext.c.
 module mpi_ext_f08
-    use mpi_f08, only: MPI_Comm, MPI_Group, MPI_Request
+    use mpi_f08, only: MPI_Comm, MPI_Group, MPI_Request, MPI_Info
     implicit none
     private
     public :: MPIX_ERR_PROC_FAILED, MPIX_ERR_PROC_FAILED_PENDING, MPIX_ERR_REVOKED
     public :: MPIX_Comm_revoke, MPIX_Comm_is_revoked, MPIX_Comm_shrink, MPIX_Comm_ishrink, &
               MPIX_Comm_agree, MPIX_Comm_iagree, MPIX_Comm_failure_ack, MPIX_Comm_failure_get_acked, &
-              MPIX_Comm_get_failed, MPIX_Comm_ack_failed
+              MPIX_Comm_get_failed, MPIX_Comm_ack_failed, MPIX_Comm_create_endpoints
     include 'mpif-ext.h'
     interface
+        subroutine c_create_endpoints(parent_comm, my_num_ep, info, out_comm_hdls, ierror) &
+                bind(C, name='mpix_comm_create_endpoints_')
+            integer :: parent_comm, my_num_ep, info, ierror
+            integer :: out_comm_hdls(*)
+        end subroutine
         subroutine c_revoke(comm, ierror) bind(C, name='mpix_comm_revoke_')
             integer :: comm, ierror
         end subroutine
@@ -80,6 +86,23 @@ contains
         integer, optional, intent(out) :: ierror
         integer :: e
         call c_ishrink(comm%MPI_VAL, newcomm%MPI_VAL, request%MPI_VAL, e)
+        if (present(ierror)) ierror = e
+    end subroutine
+
+    subroutine MPIX_Comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_hdls, ierror)
+        type(MPI_Comm), intent(in) :: parent_comm
+        integer, intent(in) :: my_num_ep
+        type(MPI_Info), intent(in) :: info
+        type(MPI_Comm), intent(out) :: out_comm_hdls(*)
+        integer, optional, intent(out) :: ierror
+        integer :: e, i
+        integer :: h(max(my_num_ep, 1))
+        call c_create_endpoints(parent_comm%MPI_VAL, my_num_ep, info%MPI_VAL, h, e)
+        if (e == 0) then
+            do i = 1, my_num_ep
+                out_comm_hdls(i)%MPI_VAL = h(i)
+            end do
+        end if
         if (present(ierror)) ierror = e
     end subroutine
 

@@ -9,8 +9,14 @@ B=$(cd "${1:-.}" && pwd) || exit 1
 S=$(cd "${2:-$(dirname "$0")/..}" && pwd) || exit 1
 export B S
 export T_LOGDIR="$B/tests/logs"
-# a sanitizer build: libpmix and libevent keep some memory until exit
-if "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize; then
+# a ThreadSanitizer build (--enable-sanitizers=thread) runs the tests of
+# threads: MPI_THREAD_MULTIPLE, endpoints, progress threads
+if "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize=thread; then
+    export TSAN_OPTIONS="suppressions=$S/tests/tsan.supp:halt_on_error=1:exitcode=66:report_signal_unsafe=0"
+    export TIDE_TEST_FILTER="${TIDE_TEST_FILTER:-^(ep\.|p2p\.mprobe-threads|comm\.concurrent|mpit\.basic\.multiple|rma\.progress\.thread|info\.env\.4-multiple)}"
+    export T_SANITIZED=1
+elif "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize; then
+    # libpmix and libevent keep some memory until exit
     export LSAN_OPTIONS="suppressions=$S/tests/lsan.supp:print_suppressions=0"
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -68,7 +68,7 @@ EOF
         END { print ""; exit bad }
     ' "$S/libmpi/include/mpi.h" || exit 1
     # the extensions of mpi-ext.h
-    echo "## Extensions (mpi-ext.h): User-Level Failure Mitigation (docs/FAULTS.md)"
+    echo "## Extensions (mpi-ext.h): User-Level Failure Mitigation (docs/FAULTS.md) and MPI Endpoints (docs/ENDPOINTS.md)"
     echo
     echo "| function | status |"
     echo "| --- | --- |"

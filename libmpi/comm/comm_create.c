@@ -71,6 +71,16 @@ int tide_comm_make(struct tide_comm *parent, struct tide_group *group, struct ti
     return *out ? MPI_SUCCESS : tide_err(MPI_ERR_NO_MEM, "out of memory for a new communicator");
 }
 
+int tide_comm_make_split(struct tide_comm *parent, struct tide_group *group, int color, int key,
+                         struct tide_comm **out)
+{
+    if (parent->ep) {
+        *out = NULL;
+        return tide_ep_split(parent, group ? color : MPI_UNDEFINED, key, out);
+    }
+    return tide_comm_make(parent, group, out);
+}
+
 int tide_comm_dup_plain(struct tide_comm *c, bool member, struct tide_comm **out)
 {
     return tide_comm_make(c, member ? c->group : NULL, out);

@@ -33,6 +33,13 @@ struct tide_comm *tide_comm_derive(struct tide_comm *parent, struct tide_group *
  * code (not raised). */
 int tide_comm_make(struct tide_comm *parent, struct tide_group *group, struct tide_comm **out);
 
+/* tide_comm_make where the groups are made of parent's ranks: on an
+ * endpoints communicator, where a group of processes cannot tell its
+ * endpoints apart, the ranks passing a group with the same color make
+ * one communicator, ranked by key (their rank in it). */
+int tide_comm_make_split(struct tide_comm *parent, struct tide_group *group, int color, int key,
+                         struct tide_comm **out);
+
 /* An internal duplicate of intracommunicator c (same group, own context,
  * nothing else copied): the local communicator of an intercommunicator.
  * Collective over c. member false: take part without getting one. */

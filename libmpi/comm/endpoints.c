@@ -78,7 +78,7 @@ void tide_ep_set_release(struct tide_ep_set *s)
     free(s);
 }
 
-static struct tide_ep_set *set_new(int size, int nlocal)
+struct tide_ep_set *tide_ep_set_new(int size, int nlocal)
 {
     struct tide_ep_set *s = calloc(1, sizeof *s);
     if (!s)
@@ -116,12 +116,7 @@ static bool meeting_done(void *arg)
     return w->m->done;
 }
 
-typedef int meeting_work(void **recs, int n, void *arg);
-
-/* Every endpoint of h's process calls this in the same collective; the
- * first (local index 0) runs work over what all brought, once they are
- * all here; every one returns its result. */
-static int meet(struct tide_comm *h, void *rec, meeting_work *work, void *arg)
+int tide_ep_meet(struct tide_comm *h, void *rec, tide_ep_meeting_work *work, void *arg)
 {
     struct tide_ep_set *s = h->ep;
     if (!s || s->nlocal == 1)
@@ -169,9 +164,7 @@ static int int_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Internal tags of a build's agreements among the first endpoints,
- * below those of comm_create.h. */
-static int tag_endpoints(uint32_t seq, int k)
+int tide_ep_tag(uint32_t seq, int k)
 {
     return -2 - (1 << 30) - (1 << 29) - (int)(((seq & 0xffffu) << 12) | ((unsigned)k & 0xfffu));
 }
@@ -223,7 +216,7 @@ static int build_color(struct ep_build *b, void **recs, int nrecs, int color, co
     }
     struct tide_comm *lead = ((struct ep_arrival *)recs[0])->h;
     for (int i = 0; i < nids; i++) {
-        rc = tide_context_agree_sub(lead, nleaders, me_leader, leaders, tag_endpoints(b->seq, (*nagreed)++), &ids[i]);
+        rc = tide_context_agree_sub(lead, nleaders, me_leader, leaders, tide_ep_tag(b->seq, (*nagreed)++), &ids[i]);
         if (rc != MPI_SUCCESS) {
             while (i-- > 0)
                 tide_context_release(ids[i]);
@@ -234,7 +227,7 @@ static int build_color(struct ep_build *b, void **recs, int nrecs, int color, co
         tide_context_release(ids[i]);
     if (!mine)
         goto out;
-    set = set_new(total, mine);
+    set = tide_ep_set_new(total, mine);
     if (!set) {
         rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
         for (int i = 0; i < mine; i++)
@@ -334,7 +327,7 @@ int tide_ep_build(struct tide_comm *c, int color, int key, int count, int serial
     }
     struct ep_build b = {c, all, seq};
     struct ep_arrival a = {c, out, count};
-    rc = meet(c, &a, build_work, &b);
+    rc = tide_ep_meet(c, &a, build_work, &b);
     free(all);
     if (rc != MPI_SUCCESS) {
         for (int j = 0; j < count; j++)
@@ -367,15 +360,11 @@ int tide_ep_create(struct tide_comm *c, const struct tide_group *g, const char *
 {
     /* this endpoint's place in g: its rank there is its key */
     int at = MPI_UNDEFINED;
-    if (g->size > 0 && !g->ep) {
-        for (int i = 0; i < g->size; i++)
-            for (int q = i + 1; q < g->size; q++)
-                if (g->procs[i] == g->procs[q])
-                    return tide_err(MPI_ERR_GROUP,
-                                    "%s: the group names processes, not endpoints (argument group; make it from "
-                                    "MPI_Comm_group of the endpoints communicator)",
-                                    fn);
-    }
+    if (g->size > 0 && !g->ep)
+        return tide_err(MPI_ERR_GROUP,
+                        "%s: the group names processes, not endpoints (argument group; make it from "
+                        "MPI_Comm_group of the endpoints communicator)",
+                        fn);
     for (int i = 0; i < g->size && at == MPI_UNDEFINED; i++)
         if (tide_group_same(g, i, c->group, c->rank))
             at = i;

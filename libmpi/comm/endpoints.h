@@ -39,7 +39,23 @@ struct tide_ep_set {
     struct tide_ep_meeting meet[2];
 };
 
+/* A set for a communicator of size ranks (remote ranks for an
+ * intercommunicator) of which nlocal are this process's; refcount 0. */
+struct tide_ep_set *tide_ep_set_new(int size, int nlocal);
 void tide_ep_set_release(struct tide_ep_set *s);
+
+/* The meeting of a process's endpoints: every endpoint of h's process
+ * calls this in the same collective with what it brings (rec); the
+ * first (local index 0, the one that speaks for the process) runs work
+ * over all the recs, by local index, once they are all here; every one
+ * returns work's result. A plain communicator meets alone. */
+typedef int tide_ep_meeting_work(void **recs, int n, void *arg);
+int tide_ep_meet(struct tide_comm *h, void *rec, tide_ep_meeting_work *work, void *arg);
+
+/* Internal tags of the agreements endpoints communicators run among
+ * processes (k-th of the operation with collective sequence seq), below
+ * those of comm_create.h. */
+int tide_ep_tag(uint32_t seq, int k);
 
 /* Collective over intracommunicator c (plain or endpoints): ranks giving
  * the same color get a communicator of the sum of their counts' ranks,
@@ -58,6 +74,21 @@ int tide_ep_split(struct tide_comm *c, int color, int key, struct tide_comm **ou
  * algebra). An error code (not raised) or MPI_SUCCESS. */
 struct tide_group;
 int tide_ep_create(struct tide_comm *c, const struct tide_group *g, const char *fn, struct tide_comm **out);
+
+/* Intercommunicators with endpoints on either side (ep_inter.c). After
+ * tide_intercomm_build's leaders swapped and shared the member lists
+ * (rp, rn; rserials NULL when the remote group is of processes): the
+ * rest of the build, collective over lc. Every endpoint of a process
+ * has its own context id, agreed among the processes of both groups. */
+struct tide_leader_chan;
+struct tide_proc;
+int tide_ep_intercomm_finish(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, int rn,
+                             struct tide_proc *const *rp, const int *rserials, const char *fn,
+                             struct tide_comm **out);
+/* MPI_Intercomm_merge of an endpoints intercommunicator c (the groups'
+ * order decided: local_first). */
+int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *chan, bool local_first,
+                            struct tide_comm **out);
 
 /* A fresh block of n endpoint serials of this process (never 0, which
  * names the process itself). */

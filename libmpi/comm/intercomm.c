@@ -216,12 +216,15 @@ static int ptr_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A process in both lists, or NULL. */
+/* A process in both lists, or NULL (a list may name a process more than
+ * once: its endpoints). */
 static struct tide_proc *common_proc(int n1, struct tide_proc *const *p1, int n2, struct tide_proc *const *p2)
 {
-    struct tide_proc **a = malloc((size_t)(n1 + n2 + 1) * sizeof *a);
+    struct tide_proc **a = malloc((size_t)(n1 + 1) * sizeof *a), **b = malloc((size_t)(n2 + 1) * sizeof *b);
     struct tide_proc *hit = NULL;
-    if (!a) { /* slow but right */
+    if (!a || !b) { /* slow but right */
+        free(a);
+        free(b);
         for (int i = 0; i < n1 && !hit; i++)
             for (int j = 0; j < n2 && !hit; j++)
                 if (p1[i] == p2[j])
@@ -229,13 +232,20 @@ static struct tide_proc *common_proc(int n1, struct tide_proc *const *p1, int n2
         return hit;
     }
     memcpy(a, p1, (size_t)n1 * sizeof *a);
-    memcpy(a + n1, p2, (size_t)n2 * sizeof *a);
-    qsort(a, (size_t)(n1 + n2), sizeof *a, ptr_cmp);
-    /* each list has distinct processes, so a repeat is in both */
-    for (int i = 1; i < n1 + n2 && !hit; i++)
-        if (a[i] == a[i - 1])
+    memcpy(b, p2, (size_t)n2 * sizeof *b);
+    qsort(a, (size_t)n1, sizeof *a, ptr_cmp);
+    qsort(b, (size_t)n2, sizeof *b, ptr_cmp);
+    for (int i = 0, j = 0; i < n1 && j < n2 && !hit;) {
+        int c = ptr_cmp(&a[i], &b[j]);
+        if (c == 0)
             hit = a[i];
+        else if (c < 0)
+            i++;
+        else
+            j++;
+    }
     free(a);
+    free(b);
     return hit;
 }
 
@@ -262,6 +272,28 @@ int tide_intercomm_build(struct tide_comm *lc, int leader, const struct tide_lea
                 code = tide_err(tide_error_class_of(code), "%s: the exchange with the other group's leader failed",
                                 fn);
         }
+        /* then which endpoints the members are (nothing for processes) */
+        void *theirs_ep = NULL;
+        size_t tlen = 0;
+        if (code == MPI_SUCCESS) {
+            code = xchg_var(chan, lc->group->ep, lc->group->ep ? (size_t)lc->size * sizeof(int) : 0, &theirs_ep,
+                            &tlen);
+            if (code != MPI_SUCCESS)
+                code = tide_err(tide_error_class_of(code), "%s: the exchange with the other group's leader failed",
+                                fn);
+        }
+        if (code == MPI_SUCCESS) {
+            void *both = realloc(list, len + tlen + 1);
+            if (!both) {
+                code = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+            } else {
+                list = both;
+                memcpy((char *)list + len, theirs_ep, tlen);
+                o.a = (uint32_t)len;
+                len += tlen;
+            }
+        }
+        free(theirs_ep);
         free(mine);
         if (code == MPI_SUCCESS) {
             /* the groups must not overlap */
@@ -296,10 +328,33 @@ int tide_intercomm_build(struct tide_comm *lc, int leader, const struct tide_lea
     len = o.len;
     int rn = 0;
     struct tide_proc **rp = NULL;
-    int cls = tide_procs_decode(list, len, &rn, &rp);
-    free(list);
-    if (cls != MPI_SUCCESS)
+    size_t plen = o.a <= len ? o.a : len;
+    int cls = tide_procs_decode(list, plen, &rn, &rp);
+    if (cls != MPI_SUCCESS) {
+        free(list);
         return tide_err(cls, "%s: unreadable member list from the other group", fn);
+    }
+    if (lc->ep || len > plen) {
+        /* endpoints on either side */
+        int *rserials = NULL;
+        if (len > plen) {
+            if (len - plen != (size_t)rn * sizeof(int)) {
+                free(list);
+                free(rp);
+                return tide_err(MPI_ERR_INTERN, "%s: unreadable endpoint list from the other group", fn);
+            }
+            rserials = malloc((size_t)rn * sizeof *rserials);
+            if (rserials)
+                memcpy(rserials, (char *)list + plen, (size_t)rn * sizeof *rserials);
+        }
+        free(list);
+        rc = (len > plen && !rserials) ? tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn)
+                                       : tide_ep_intercomm_finish(lc, leader, chan, rn, rp, rserials, fn, out);
+        free(rserials);
+        free(rp);
+        return rc;
+    }
+    free(list);
     struct tide_group *rg = tide_group_new(rn, rp);
     free(rp);
     /* the local communicator, then the intercommunicator's own id */
@@ -335,9 +390,6 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     if (lc->is_inter)
         return TIDE_ERR_COMM(lc, MPI_ERR_COMM, "%s: local_comm must be an intracommunicator (argument local_comm)",
                              fn);
-    int refused = tide_ep_refuse(lc, fn);
-    if (refused)
-        return refused;
     if (local_leader < 0 || local_leader >= lc->size)
         return TIDE_ERR_COMM(lc, MPI_ERR_RANK, "%s: invalid rank %d (argument local_leader; local_comm has %d ranks)",
                              fn, local_leader, lc->size);
@@ -425,6 +477,14 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         local_first = o.a < o.b; /* the group that said false comes first */
     else /* same value: any order, the same at both groups */
         local_first = tide_proc_cmp(c->group->procs[0], c->remote_group->procs[0]) < 0;
+    if (c->ep) {
+        struct tide_comm *nc;
+        rc = tide_ep_intercomm_merge(c, &ch, local_first, &nc);
+        if (rc != MPI_SUCCESS)
+            return tide_raise_comm(c, rc);
+        *newintracomm = nc->handle;
+        return MPI_SUCCESS;
+    }
     int n = c->size + c->remote_size;
     struct tide_proc **procs = malloc((size_t)n * sizeof *procs);
     uint32_t id;
@@ -457,6 +517,8 @@ TIDE_ALIAS(MPI_Intercomm_merge)
 
 int tide_intercomm_dup(struct tide_comm *c, struct tide_comm **out)
 {
+    if (c->ep)
+        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;
     tide_intercomm_chan(c, &ch, &pc);
@@ -531,6 +593,8 @@ static int make_sub_inter(struct tide_comm *c, const struct tide_leader_chan *ch
 
 int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct tide_comm **out)
 {
+    if (c->ep)
+        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
     *out = NULL;
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;
@@ -580,6 +644,8 @@ int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct 
 
 int tide_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out)
 {
+    if (c->ep)
+        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
     *out = NULL;
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;

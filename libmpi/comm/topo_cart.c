@@ -11,7 +11,6 @@
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
-#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/group.h"
 #include "comm/topo.h"
@@ -135,9 +134,6 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
                         comm_old == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm_old must be an intracommunicator (argument comm_old)", fn);
-    int refused = tide_ep_refuse(c, fn);
-    if (refused)
-        return refused;
     if (!comm_cart)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: comm_cart must not be NULL", fn);
     *comm_cart = MPI_COMM_NULL; /* what a failed call leaves */
@@ -155,7 +151,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     struct tide_comm *nc = NULL;
-    int rc2 = tide_comm_make(c, rc == MPI_SUCCESS ? g : NULL, &nc);
+    int rc2 = tide_comm_make_split(c, rc == MPI_SUCCESS ? g : NULL, 0, c->rank, &nc);
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;
@@ -449,6 +445,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     struct tide_proc **procs = malloc((size_t)c->size * sizeof *procs);
     struct tide_group *g = NULL;
     struct tide_topo *nt = NULL;
+    int color = 0, subrank = 0; /* my sub-grid, my rank in it */
     rc = MPI_SUCCESS;
     if (!keep || !sdims || !sper || !co || !procs) {
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
@@ -464,7 +461,12 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
         /* my sub-grid: the processes whose dropped coordinates equal mine,
          * ranked in row-major order of the kept ones (which rank order
          * gives, the layout being row-major) */
-        int n = 0, subrank = 0;
+        int n = 0;
+        for (int d = 0, stride = 1; d < nd; d++)
+            if (!keep[d]) {
+                color += t->coords[d] * stride;
+                stride *= t->dims[d];
+            }
         for (int r = 0; r < c->size; r++) {
             tide_cart_coords_of(nd, t->dims, r, co);
             bool same = true;
@@ -488,7 +490,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     free(co);
     free(procs);
     struct tide_comm *nc = NULL;
-    int rc2 = tide_comm_make(c, rc == MPI_SUCCESS ? g : NULL, &nc);
+    int rc2 = tide_comm_make_split(c, rc == MPI_SUCCESS ? g : NULL, color, subrank, &nc);
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;

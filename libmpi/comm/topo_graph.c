@@ -13,7 +13,6 @@
 #include "runtime/api.h"
 #include "runtime/info.h"
 #include "comm/comm.h"
-#include "comm/endpoints.h"
 #include "comm/comm_create.h"
 #include "comm/exchange.h"
 #include "comm/group.h"
@@ -36,8 +35,6 @@ static struct tide_comm *get_intra(MPI_Comm h, const char *fn, const char *arg, 
         *rc = TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: %s must be an intracommunicator (argument %s)", fn, arg, arg);
         return NULL;
     }
-    if ((*rc = tide_ep_refuse(c, fn)))
-        return NULL;
     return c;
 }
 
@@ -124,7 +121,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     }
     struct tide_comm *nc = NULL;
-    int rc2 = tide_comm_make(c, rc == MPI_SUCCESS ? g : NULL, &nc);
+    int rc2 = tide_comm_make_split(c, rc == MPI_SUCCESS ? g : NULL, 0, c->rank, &nc);
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;
@@ -312,7 +309,7 @@ static int dist_finish(struct tide_comm *c, struct tide_topo *t, int rc, MPI_Com
     if (rc == MPI_SUCCESS && !t)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     struct tide_comm *nc = NULL;
-    int rc2 = tide_comm_make(c, rc == MPI_SUCCESS ? c->group : NULL, &nc);
+    int rc2 = tide_comm_make_split(c, rc == MPI_SUCCESS ? c->group : NULL, 0, c->rank, &nc);
     if (rc == MPI_SUCCESS)
         rc = rc2;
     if (rc != MPI_SUCCESS) {

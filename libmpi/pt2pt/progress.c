@@ -171,7 +171,8 @@ void tide_progress_until(bool (*done)(void *), void *arg)
 
 static bool flag_set(void *arg)
 {
-    return *(volatile bool *)arg;
+    /* set by other threads too (the PMIx client's callbacks) */
+    return __atomic_load_n((volatile bool *)arg, __ATOMIC_ACQUIRE);
 }
 
 void tide_progress_wait_flag(volatile bool *flag)

@@ -62,7 +62,7 @@ static size_t param_size(const char *name, size_t dflt)
 
 void tide_tuning_read(struct tide_tuning *t)
 {
-    t->shm_eager_limit = param_size("shm_eager_limit", 4096);
+    t->shm_eager_limit = param_size("shm_eager_limit", 16384);
     t->shm_eager_limit_coll = param_size("shm_eager_limit_coll", 16384);
     t->shm_ring_size = param_size("shm_ring_size", 262144);
     t->shm_eager_limit_oversub = param_size("shm_eager_limit_oversub", 16384);

@@ -12,7 +12,8 @@
 # generalized requests and data representations with Fortran callbacks;
 # MPI_Comm_spawn_multiple of a Fortran child; a Fortran ocean and a
 # C atmosphere, two jobs coupled through a port; failure mitigation
-# (use mpi_ext, use mpi_ext_f08) with a rank killed. Skipped when Tide was
+# (use mpi_ext, use mpi_ext_f08) with a rank killed; endpoints with OpenMP
+# threads (use mpi_ext, use mpi_ext_f08). Skipped when Tide was
 # built without Fortran.
 
 # the C side of the mpi_f08 statuses (tests/mpi/status_f08.c), with or
@@ -82,6 +83,8 @@ if [ -x "$B/bin/mpifort" ]; then
     # User-Level Failure Mitigation: use mpi_ext, use mpi_ext_f08
     tcase fortran.ulfm -t 60 -out "f_ulfm: ok .3 survivors" -- $MPIEXEC --enable-recovery -n 4 "$FB/f_ulfm"
     tcase fortran.f08-ulfm -t 60 -out "f08_ulfm: ok .3 survivors" -- $MPIEXEC --enable-recovery -n 4 "$FB/f08_ulfm"
+    tcase fortran.endpoints -t 60 -out "f_endpoints: ok on 6 endpoints" -- $MPIEXEC -n 3 "$FB/f_endpoints"
+    tcase fortran.f08-endpoints -t 60 -out "f08_endpoints: ok on 12 endpoints" -- $MPIEXEC -n 4 "$FB/f08_endpoints"
     tcase fortran.status-f08-module -t 60 -out "status f08 conversions ok" -- $MPIEXEC -n 1 "$FB/f_status_f08"
     tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
     tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"

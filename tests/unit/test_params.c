@@ -19,7 +19,7 @@ static void test_defaults(void **state)
 {
     (void)state;
     tide_config_reset();
-    assert_int_equal(tide_config_int("shm_eager_limit"), 4096);
+    assert_int_equal(tide_config_int("shm_eager_limit"), 16384);
     assert_int_equal(tide_config_int("shm_eager_limit_coll"), 16384);
     assert_int_equal(tide_config_source("shm_eager_limit"), TIDE_SRC_DEFAULT);
     assert_true(tide_config_known("verbose"));

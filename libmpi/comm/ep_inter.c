@@ -1,0 +1,366 @@
+/*
+ * ep_inter.c: intercommunicators with endpoints (endpoints.h):
+ * MPI_Intercomm_create where either group is of endpoints, and
+ * MPI_Intercomm_merge of such an intercommunicator.
+ *
+ * Endpoint k of a process (counting its members of its group in rank
+ * order) receives on an id agreed for index k among the processes of
+ * both groups: in each group the processes' first endpoints reduce their
+ * offers, the first of them hands the result to the group's leader,
+ * which swaps it with the other group's leader (as for any
+ * intercommunicator, intercomm.h) and broadcasts the outcome to every
+ * endpoint of its group. A process is in one group only.
+ */
+#include "runtime/api.h"
+#include "runtime/proc.h"
+#include "comm/comm.h"
+#include "comm/comm_create.h"
+#include "comm/context.h"
+#include "comm/endpoints.h"
+#include "comm/exchange.h"
+#include "comm/group.h"
+#include "comm/intercomm.h"
+#include "datatype/datatype.h"
+#include "pt2pt/pt2pt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Each member's index among the members of its process (in list
+ * order); returns the largest count of one process. */
+static int proc_indices(int n, struct tide_proc *const *procs, int *idx)
+{
+    int most = 0;
+    for (int m = 0; m < n; m++) {
+        idx[m] = 0;
+        for (int q = 0; q < m; q++)
+            idx[m] += procs[q] == procs[m];
+        if (idx[m] + 1 > most)
+            most = idx[m] + 1;
+    }
+    return most;
+}
+
+/* The ranks of c's group that speak for their process (its first), and
+ * this process's place among them. */
+static int process_leaders(const struct tide_comm *c, int *leaders, int *me)
+{
+    int n = 0;
+    *me = -1;
+    for (int r = 0; r < c->size; r++) {
+        int first = 1;
+        for (int q = 0; q < r && first; q++)
+            first = c->group->procs[q] != c->group->procs[r];
+        if (!first)
+            continue;
+        if (r == c->rank)
+            *me = n;
+        leaders[n++] = r;
+    }
+    return n;
+}
+
+struct decision {
+    int32_t status;
+    uint32_t id, floor, outcome;
+};
+
+/* One id free at every process of both groups (see the top). Collective
+ * over lc; chan is used at the leader only. The processes' first
+ * endpoints reserve it. */
+static int agree_one(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, const int *pl, int npl,
+                     int me_pl, uint32_t seq, int k, uint32_t *id)
+{
+    struct tide_datatype *byte = tide_datatype_get(MPI_BYTE);
+    uint32_t ctx = lc->context_id + 1;
+    int tag_reduce = tide_ep_tag(seq, 2 * k), tag_hand = tide_ep_tag(seq, 2 * k + 1);
+    struct tide_ctx_reduce r;
+    struct tide_ctx_agreement ag;
+    if (me_pl >= 0) {
+        tide_ctx_reduce_init_sub(&r, lc, npl, me_pl, pl, tag_reduce);
+        tide_ctx_agreement_begin(&ag, tide_ctx_reduce_key(&r), true);
+    } else {
+        tide_ctx_agreement_begin(&ag, 0, false);
+    }
+    for (;;) {
+        int rc = MPI_SUCCESS, lrc = MPI_SUCCESS;
+        struct decision d = {0, TIDE_CONTEXT_NONE, 0, TIDE_CTX_AGAIN};
+        if (me_pl >= 0) {
+            struct tide_ctx_offer o;
+            tide_ctx_agreement_offer(&ag, &o);
+            tide_ctx_reduce_start(&r, &o);
+            rc = tide_ctx_reduce_wait(&r);
+            if (rc == MPI_SUCCESS && me_pl == 0 && lc->rank != leader)
+                rc = tide_send_blocking(&r.acc, (int)sizeof r.acc, byte, leader, tag_hand, lc, ctx);
+        }
+        if (rc == MPI_SUCCESS && lc->rank == leader) {
+            struct tide_ctx_offer acc, theirs;
+            if (me_pl >= 0)
+                acc = r.acc;
+            else
+                rc = tide_recv_blocking(&acc, (int)sizeof acc, byte, pl[0], tag_hand, lc, ctx, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS) {
+                lrc = chan->xchg(chan->arg, &acc, sizeof acc, &theirs, sizeof theirs);
+                if (lrc == MPI_SUCCESS) {
+                    tide_context_combine(&theirs, &acc);
+                    d.outcome = (uint32_t)tide_ctx_agreement_outcome(&ag, &theirs, &d.id, &d.floor);
+                    if (d.outcome == TIDE_CTX_EXHAUSTED)
+                        lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
+                }
+                if (lrc != MPI_SUCCESS)
+                    d.status = tide_error_class_of(lrc);
+            }
+        }
+        if (rc == MPI_SUCCESS)
+            rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
+        if (rc != MPI_SUCCESS || d.status != 0)
+            tide_ctx_agreement_end(&ag);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (d.status != 0)
+            return lc->rank == leader ? lrc
+                                      : tide_err(d.status, "the group's leader (rank %d) could not agree on a "
+                                                           "context id with the other group", leader);
+        if (tide_ctx_agreement_next(&ag, (int)d.outcome, d.id, d.floor) == TIDE_CTX_DONE) {
+            *id = d.id;
+            return MPI_SUCCESS;
+        }
+    }
+}
+
+/* nids ids, each free at every process of both groups. */
+static int agree_ids(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, int nids, uint32_t *ids)
+{
+    int *pl = malloc((size_t)lc->size * sizeof *pl);
+    if (!pl)
+        return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+    int me_pl, npl = process_leaders(lc, pl, &me_pl);
+    uint32_t seq = lc->coll_seq++;
+    int rc = MPI_SUCCESS, k;
+    for (k = 0; k < nids && rc == MPI_SUCCESS; k++)
+        rc = agree_one(lc, leader, chan, pl, npl, me_pl, seq, k, &ids[k]);
+    if (rc != MPI_SUCCESS && me_pl >= 0)
+        for (int i = 0; i < k - 1; i++)
+            tide_context_release(ids[i]);
+    free(pl);
+    return rc;
+}
+
+/* ---- MPI_Intercomm_create ---- */
+
+struct inter_arrival {
+    struct tide_comm *h;   /* its handle of lc */
+    struct tide_comm *nlc; /* its local communicator of the new one */
+    struct tide_comm *out;
+};
+
+struct inter_build {
+    struct tide_comm *lc;
+    int rn;
+    struct tide_proc *const *rp;
+    const int *rserials;
+    const uint32_t *ids;
+    int nids;
+    const int *lidx, *ridx;
+};
+
+static int inter_work(void **recs, int nrecs, void *arg)
+{
+    struct inter_build *b = arg;
+    /* the ids of indices this process does not use go back */
+    for (int k = nrecs; k < b->nids; k++)
+        tide_context_release(b->ids[k]);
+    struct tide_ep_set *set = tide_ep_set_new(b->rn, nrecs);
+    if (!set) {
+        for (int k = 0; k < nrecs && k < b->nids; k++)
+            tide_context_release(b->ids[k]);
+        return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+    }
+    for (int r = 0; r < b->rn; r++)
+        set->ctx_of_rank[r] = b->ids[b->ridx[r]];
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < nrecs; i++) {
+        struct inter_arrival *a = recs[i];
+        struct tide_comm *h = a->h;
+        uint32_t id = b->ids[b->lidx[h->rank]];
+        struct tide_group *lg = tide_group_new_ep(h->size, h->group->procs, h->group->ep, h->rank);
+        struct tide_group *rg = tide_group_new_ep(b->rn, b->rp, b->rserials, MPI_UNDEFINED);
+        struct tide_comm *nc = NULL;
+        if (lg && rg) {
+            nc = tide_comm_derive(h, lg, rg, id, a->nlc);
+        } else {
+            tide_context_release(id);
+            tide_comm_release(a->nlc);
+        }
+        a->nlc = NULL;
+        tide_group_release(lg);
+        tide_group_release(rg);
+        if (!nc) {
+            rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new intercommunicator");
+            continue;
+        }
+        set->refcount++;
+        nc->ep = set;
+        nc->ep_ctx = set->ctx_of_rank;
+        nc->ep_local = b->lidx[h->rank];
+        a->out = nc;
+    }
+    if (set->refcount == 0) {
+        set->refcount = 1;
+        tide_ep_set_release(set);
+    }
+    return rc;
+}
+
+int tide_ep_intercomm_finish(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, int rn,
+                             struct tide_proc *const *rp, const int *rserials, const char *fn,
+                             struct tide_comm **out)
+{
+    *out = NULL;
+    int *lidx = malloc((size_t)lc->size * sizeof *lidx);
+    int *ridx = malloc((size_t)(rn ? rn : 1) * sizeof *ridx);
+    uint32_t *ids = NULL;
+    int rc = MPI_SUCCESS;
+    if (!lidx || !ridx) {
+        rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+        goto out;
+    }
+    int nl = proc_indices(lc->size, lc->group->procs, lidx), nr = proc_indices(rn, rp, ridx);
+    int nids = nl > nr ? nl : nr;
+    ids = malloc((size_t)nids * sizeof *ids);
+    struct tide_comm *nlc = NULL;
+    rc = lc->ep ? tide_ep_split(lc, 0, 0, &nlc) : tide_comm_dup_plain(lc, true, &nlc);
+    if (rc == MPI_SUCCESS && !ids)
+        rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (rc == MPI_SUCCESS)
+        rc = agree_ids(lc, leader, chan, nids, ids);
+    if (rc != MPI_SUCCESS) {
+        if (nlc)
+            tide_comm_release(nlc);
+        goto out;
+    }
+    struct inter_build b = {lc, rn, rp, rserials, ids, nids, lidx, ridx};
+    struct inter_arrival a = {lc, nlc, NULL};
+    rc = tide_ep_meet(lc, &a, inter_work, &b);
+    if (a.nlc) /* not handed over */
+        tide_comm_release(a.nlc);
+    if (rc != MPI_SUCCESS) {
+        if (a.out)
+            tide_comm_release(a.out);
+        goto out;
+    }
+    *out = a.out;
+out:
+    free(lidx);
+    free(ridx);
+    free(ids);
+    return rc;
+}
+
+/* ---- MPI_Intercomm_merge ---- */
+
+struct merge_arrival {
+    struct tide_comm *c; /* its handle of the intercommunicator */
+    struct tide_comm *out;
+};
+
+struct merge_build {
+    int n;
+    struct tide_proc **procs;
+    int *serials, *idx, *where; /* where: each local rank's place in the union */
+    const uint32_t *ids;
+    int nids;
+};
+
+static int merge_work(void **recs, int nrecs, void *arg)
+{
+    struct merge_build *b = arg;
+    for (int k = nrecs; k < b->nids; k++)
+        tide_context_release(b->ids[k]);
+    struct tide_ep_set *set = tide_ep_set_new(b->n, nrecs);
+    if (!set) {
+        for (int k = 0; k < nrecs && k < b->nids; k++)
+            tide_context_release(b->ids[k]);
+        return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+    }
+    for (int m = 0; m < b->n; m++)
+        set->ctx_of_rank[m] = b->ids[b->idx[m]];
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < nrecs; i++) {
+        struct merge_arrival *a = recs[i];
+        int m = b->where[a->c->rank];
+        uint32_t id = b->ids[b->idx[m]];
+        struct tide_group *g = tide_group_new_ep(b->n, b->procs, b->serials, m);
+        struct tide_comm *nc = g ? tide_comm_derive(a->c, g, NULL, id, NULL) : NULL;
+        if (!g)
+            tide_context_release(id);
+        tide_group_release(g);
+        if (!nc) {
+            rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new communicator");
+            continue;
+        }
+        set->refcount++;
+        nc->ep = set;
+        nc->ep_ctx = set->ctx_of_rank;
+        nc->ep_local = b->idx[m];
+        a->out = nc;
+    }
+    if (set->refcount == 0) {
+        set->refcount = 1;
+        tide_ep_set_release(set);
+    }
+    return rc;
+}
+
+int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *chan, bool local_first,
+                            struct tide_comm **out)
+{
+    *out = NULL;
+    const struct tide_group *first = local_first ? c->group : c->remote_group;
+    const struct tide_group *second = local_first ? c->remote_group : c->group;
+    int n = first->size + second->size, base = local_first ? 0 : first->size;
+    struct merge_build b = {.n = n};
+    b.procs = malloc((size_t)n * sizeof *b.procs);
+    b.serials = malloc((size_t)n * sizeof *b.serials);
+    b.idx = malloc((size_t)n * sizeof *b.idx);
+    b.where = malloc((size_t)c->size * sizeof *b.where);
+    uint32_t *ids = NULL;
+    int rc = MPI_SUCCESS;
+    if (!b.procs || !b.serials || !b.idx || !b.where) {
+        rc = tide_err(MPI_ERR_NO_MEM, "MPI_Intercomm_merge: out of memory");
+        goto out;
+    }
+    for (int m = 0; m < n; m++) {
+        const struct tide_group *g = m < first->size ? first : second;
+        int i = m < first->size ? m : m - first->size;
+        b.procs[m] = g->procs[i];
+        b.serials[m] = g->ep ? g->ep[i] : 0;
+    }
+    for (int r = 0; r < c->size; r++)
+        b.where[r] = base + r;
+    b.nids = proc_indices(n, b.procs, b.idx);
+    ids = malloc((size_t)b.nids * sizeof *ids);
+    if (!ids) {
+        rc = tide_err(MPI_ERR_NO_MEM, "MPI_Intercomm_merge: out of memory");
+        goto out;
+    }
+    rc = agree_ids(c->local_comm, 0, chan, b.nids, ids);
+    if (rc != MPI_SUCCESS)
+        goto out;
+    b.ids = ids;
+    struct merge_arrival a = {c, NULL};
+    rc = tide_ep_meet(c, &a, merge_work, &b);
+    if (rc != MPI_SUCCESS) {
+        if (a.out)
+            tide_comm_release(a.out);
+        goto out;
+    }
+    *out = a.out;
+out:
+    free(b.procs);
+    free(b.serials);
+    free(b.idx);
+    free(b.where);
+    free(ids);
+    return rc;
+}
