@@ -1,6 +1,6 @@
 # suite_ep.sh: MPI Endpoints (MPIX_Comm_create_endpoints): messages,
-# collectives, derived communicators and errors on endpoints
-# communicators, at 1 to 4 processes with several endpoints each (the
+# collectives, derived communicators, intercommunicators, topologies and
+# errors on endpoints communicators, at 1 to 4 processes with several endpoints each (the
 # same number, uneven numbers, some processes with none), over TCP only,
 # and oversubscribed (4 processes x 4 endpoints on the test machine).
 
@@ -76,3 +76,17 @@ tcase ep.coll.large.2x3 -t 40 -out "ep_coll: ok" -- $MPIEXEC -n 2 $TB/ep_coll 3 
 tcase ep.coll.large.1x3 -t 40 -out "ep_coll: ok" -- $MPIEXEC -n 1 $TB/ep_coll 3 1 large
 tcase ep.coll.large.tcp.3x2 -t 40 -out "ep_coll: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/ep_coll 2 1 interleave large
 tcase ep.coll.large.nocma.2x2 -t 40 -out "ep_coll: ok" -- env TIDE_SHM_CMA=0 $MPIEXEC -n 2 $TB/ep_coll 2 1 large
+
+# intercommunicators of endpoints: both groups of endpoints, one of them
+# of processes, the peer communicator an endpoints communicator; merged
+tcase ep.inter.both.2 -t 30 -out "ep_inter: ok" -- $MPIEXEC -n 2 $TB/ep_inter both 2
+tcase ep.inter.both.4 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 4 $TB/ep_inter both 3
+tcase ep.inter.one.3 -t 30 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter one 3
+tcase ep.inter.peer.3 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter peer 2
+tcase ep.inter.tcp.both.3 -t 40 -out "ep_inter: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/ep_inter both 2
+
+# process topologies and neighborhood collectives on endpoints
+tcase ep.topo.1x3 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 1 $TB/ep_topo 3
+tcase ep.topo.2x2 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 2 $TB/ep_topo 2
+tcase ep.topo.3-uneven -t 40 -out "ep_topo: ok" -- $MPIEXEC -n 3 $TB/ep_topo uneven
+tcase ep.topo.4x4 -t 40 -out "ep_topo: ok" -- $MPIEXEC -n 4 $TB/ep_topo 4
