@@ -8,7 +8,8 @@
  * rounds none), which must not run out of context ids; MPI_PROC_NULL on
  * an endpoint; a split where every endpoint of one process is
  * MPI_UNDEFINED (and endpoints made of it, 2 per endpoint) and
- * MPI_Comm_split_type with MPI_UNDEFINED.
+ * MPI_Comm_split_type with MPI_UNDEFINED; nonblocking collectives left
+ * outstanding across MPI_Comm_dup and MPI_Comm_split.
  * Usage: ep_create [T (endpoints per process, default 3)] [rounds]
  */
 #include "testutil.h"
@@ -212,6 +213,47 @@ static void create_rounds(void)
     }
 }
 
+/* ---- nonblocking collectives outstanding across dup and split ---- */
+
+#define OVERLAP_INTS 4096
+
+struct overlap_arg {
+    MPI_Comm h[MAX_EP];
+};
+
+static void overlap_work(int i, void *p)
+{
+    struct overlap_arg *o = p;
+    MPI_Comm c = o->h[i];
+    int me, n;
+    CHECK_OK(MPI_Comm_rank(c, &me));
+    CHECK_OK(MPI_Comm_size(c, &n));
+    int *big = malloc(OVERLAP_INTS * sizeof *big), *bigr = malloc(OVERLAP_INTS * sizeof *bigr);
+    CHECK(big && bigr, "out of memory");
+    for (int k = 0; k < 10; k++) {
+        MPI_Request r[2];
+        int sum = -1, sum_dup = -1;
+        for (int j = 0; j < OVERLAP_INTS; j++)
+            big[j] = me + j + k;
+        CHECK_OK(MPI_Iallreduce(&me, &sum, 1, MPI_INT, MPI_SUM, c, &r[0]));
+        CHECK_OK(MPI_Iallreduce(big, bigr, OVERLAP_INTS, MPI_INT, MPI_SUM, c, &r[1]));
+        MPI_Comm d, sp;
+        CHECK_OK(MPI_Comm_dup(c, &d));
+        CHECK_OK(MPI_Comm_split(c, me % 2, -me, &sp));
+        CHECK_OK(MPI_Allreduce(&me, &sum_dup, 1, MPI_INT, MPI_SUM, d));
+        CHECK_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        CHECK(sum == n * (n - 1) / 2 && sum_dup == sum, "overlap: allreduces %d %d", sum, sum_dup);
+        for (int j = 0; j < OVERLAP_INTS; j++)
+            CHECK(bigr[j] == n * (n - 1) / 2 + n * (j + k), "overlap: element %d is %d", j, bigr[j]);
+        CHECK_OK(MPI_Barrier(sp));
+        CHECK_OK(MPI_Comm_free(&d));
+        CHECK_OK(MPI_Comm_free(&sp));
+    }
+    free(big);
+    free(bigr);
+    CHECK_OK(MPI_Comm_free(&o->h[i]));
+}
+
 /* ---- MPI_PROC_NULL, undefined colors ---- */
 
 struct nested {
@@ -283,6 +325,9 @@ int main(int argc, char **argv)
     parents();
     two_at_once();
     create_rounds();
+    struct overlap_arg o;
+    CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, nthreads, MPI_INFO_NULL, o.h));
+    run_threads(nthreads, overlap_work, &o);
     if (wsize > 1) {
         struct misc_arg m;
         CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, nthreads, MPI_INFO_NULL, m.h));
