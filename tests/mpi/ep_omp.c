@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     int nthreads = argc > 1 ? atoi(argv[1]) : 3;
     CHECK(nthreads >= 1 && nthreads <= MAX_EP, "bad thread count %d", nthreads);
     MPI_Comm ep_comm[MAX_EP];
-    int created = MPI_SUCCESS, got_threads = 0;
+    int created = MPI_SUCCESS, got_threads = 0, published = 0;
 
 #pragma omp parallel num_threads(nthreads)
     {
@@ -36,8 +36,14 @@ int main(int argc, char **argv)
         {
             got_threads = omp_get_num_threads();
             created = MPIX_Comm_create_endpoints(MPI_COMM_WORLD, got_threads, MPI_INFO_NULL, ep_comm);
+            __atomic_store_n(&published, 1, __ATOMIC_RELEASE);
         }
 #pragma omp barrier
+        /* set before the barrier; the atomic read shows thread checkers,
+         * which do not see into the OpenMP runtime, that the master's
+         * writes come first */
+        while (!__atomic_load_n(&published, __ATOMIC_ACQUIRE))
+            ;
         CHECK(got_threads == nthreads, "the parallel region has %d threads, asked for %d", got_threads, nthreads);
         CHECK_OK(created);
         MPI_Comm c = ep_comm[tn];
