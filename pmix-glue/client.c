@@ -3,6 +3,7 @@
  */
 #include "client.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,71 @@ int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **dat
     }
     PMIX_VALUE_RELEASE(v);
     return rc;
+}
+
+struct get_many {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    int pending;
+};
+
+struct get_one {
+    struct get_many *all;
+    void **data;
+    size_t *len;
+};
+
+static void got_one(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    struct get_one *g = cbdata;
+    if (status == PMIX_SUCCESS && kv && kv->type == PMIX_BYTE_OBJECT) {
+        void *d = malloc(kv->data.bo.size ? kv->data.bo.size : 1);
+        if (d) {
+            memcpy(d, kv->data.bo.bytes, kv->data.bo.size);
+            *g->len = kv->data.bo.size;
+        }
+        *g->data = d;
+    }
+    pthread_mutex_lock(&g->all->lock);
+    if (--g->all->pending == 0)
+        pthread_cond_signal(&g->all->cv);
+    pthread_mutex_unlock(&g->all->lock);
+}
+
+void tide_pmix_get_many(const char *const *nspaces, const uint32_t *ranks, const char *const *keys, int n,
+                        void **data, size_t *lens, int timeout)
+{
+    struct get_many all = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    struct get_one *one = calloc((size_t)(n > 0 ? n : 1), sizeof *one);
+    pmix_info_t info[1];
+    int to = timeout;
+    PMIX_INFO_LOAD(&info[0], PMIX_TIMEOUT, &to, PMIX_INT);
+    for (int i = 0; i < n; i++) {
+        data[i] = NULL;
+        lens[i] = 0;
+        if (!one) {
+            if (tide_pmix_get(nspaces[i], ranks[i], keys[i], &data[i], &lens[i], timeout) != 0)
+                data[i] = NULL;
+            continue;
+        }
+        one[i] = (struct get_one){&all, &data[i], &lens[i]};
+        pmix_proc_t p;
+        PMIX_PROC_LOAD(&p, nspaces[i], ranks[i]);
+        pthread_mutex_lock(&all.lock);
+        all.pending++;
+        pthread_mutex_unlock(&all.lock);
+        if (PMIx_Get_nb(&p, keys[i], info, 1, got_one, &one[i]) != PMIX_SUCCESS) {
+            pthread_mutex_lock(&all.lock);
+            all.pending--;
+            pthread_mutex_unlock(&all.lock);
+        }
+    }
+    pthread_mutex_lock(&all.lock);
+    while (all.pending > 0)
+        pthread_cond_wait(&all.cv, &all.lock);
+    pthread_mutex_unlock(&all.lock);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    free(one);
 }
 
 void tide_pmix_abort(int code, const char *msg)

@@ -45,6 +45,11 @@ int tide_pmix_fence_nb(int collect, void (*done)(int ok, void *arg), void *arg);
 /* Fetch a peer's blob. timeout in seconds. *data is malloc'd. */
 int tide_pmix_get(const char *nspace, uint32_t rank, const char *key, void **data, size_t *len,
                   int timeout);
+/* Fetch key of n peers at once (the requests travel together, so the
+ * wait is about one round trip, not n): data[i] malloc'd and lens[i], or
+ * data[i] NULL where that fetch failed. */
+void tide_pmix_get_many(const char *const *nspaces, const uint32_t *ranks, const char *const *keys, int n,
+                        void **data, size_t *lens, int timeout);
 /* Fetch a peer's uint32 job/proc-level value (rank UINT32_MAX: wildcard). */
 int tide_pmix_get_u32(const char *nspace, uint32_t rank, const char *key, uint32_t *value,
                       int timeout);

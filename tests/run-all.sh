@@ -13,7 +13,7 @@ export T_LOGDIR="$B/tests/logs"
 # threads: MPI_THREAD_MULTIPLE, endpoints, progress threads
 if "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize=thread; then
     export TSAN_OPTIONS="suppressions=$S/tests/tsan.supp:halt_on_error=1:exitcode=66:report_signal_unsafe=0"
-    export TIDE_TEST_FILTER="${TIDE_TEST_FILTER:-^(ep\.|p2p\.mprobe-threads|comm\.concurrent|mpit\.basic\.multiple|rma\.progress\.thread|info\.env\.4-multiple)}"
+    export TIDE_TEST_FILTER="${TIDE_TEST_FILTER:-^(ep\.|p2p\.mprobe-threads|p2p\.threads|comm\.concurrent|mpit\.basic\.multiple|rma\.progress\.thread|info\.env\.4-multiple)}"
     export T_SANITIZED=1
 elif "$B/bin/mpicc" -show x.c 2>/dev/null | grep -q fsanitize; then
     # libpmix and libevent keep some memory until exit

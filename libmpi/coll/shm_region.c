@@ -38,6 +38,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "runtime/proc.h"
+#include "transport/card.h"
 #include "transport/transport.h"
 
 #include <fcntl.h>
@@ -164,6 +165,9 @@ static void create_file(char *path, size_t len, int n)
     memcpy(path, p, (size_t)w + 1);
 }
 
+/* Regions this process maps now (capped by coll_shm_regions). */
+static int live_regions;
+
 static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
 {
     int n = c->size;
@@ -187,6 +191,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
         munmap(base, len);
         return NULL;
     }
+    live_regions++;
     r->base = base;
     r->len = len;
     r->n = n;
@@ -203,6 +208,7 @@ static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
 /* Can this process wake every other rank of c? */
 static bool can_wake_all(struct tide_comm *c)
 {
+    tide_cards_prefetch(c->group->procs, c->size); /* one wait for all, not one each */
     for (int i = 0; i < c->size; i++)
         if (i != c->rank && !tide_transport_can_wake(c->group->procs[i]))
             return false;
@@ -213,12 +219,13 @@ static void setup(struct tide_comm *c, struct tide_coll_state *st)
 {
     char path[512];
     path[0] = '\0';
-    if (c->rank == 0)
+    if (c->rank == 0 && live_regions < tide_config_int("coll_shm_regions"))
         create_file(path, sizeof path, c->size);
     struct tide_coll_region *r = NULL;
     int rc = tide_exchange_bcast(c, path, sizeof path, 0);
     path[sizeof path - 1] = '\0';
-    if (rc == MPI_SUCCESS && path[0])
+    /* a process in many communicators keeps only so many regions */
+    if (rc == MPI_SUCCESS && path[0] && live_regions < tide_config_int("coll_shm_regions"))
         r = map_file(path, c);
     uint64_t ok = r && can_wake_all(c) ? 1 : 0;
     rc = tide_exchange_allreduce_and(c, &ok, 1);
@@ -296,6 +303,7 @@ void tide_coll_region_free(struct tide_coll_region *r)
 {
     if (!r)
         return;
+    live_regions--;
     munmap(r->base, r->len);
     free(r);
 }

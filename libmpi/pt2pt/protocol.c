@@ -169,6 +169,8 @@ static void fill_envelope(struct tide_hdr *h, const struct tide_request *req)
 
 static size_t copy_conv(struct tide_convertor *dst, struct tide_convertor *src, size_t n)
 {
+    if (n == 0) /* the buffers may be NULL */
+        return 0;
     if (dst->dt->contig && src->dt->contig) {
         memcpy(dst->buf + dst->dt->true_lb + dst->pos, src->buf + src->dt->true_lb + src->pos, n);
         dst->pos += n;

@@ -13,6 +13,10 @@
 #include "op/op.h"
 #include "op/op_kernels.h"
 #include "pt2pt/pt2pt.h"
+#include "comm/comm_fault.h"
+
+#include <stdint.h>
+#include <string.h>
 
 struct side {
     const void *buf;
@@ -100,8 +104,36 @@ static int check_op(struct tide_win *w, struct tide_rma_args *a, MPI_Op op, cons
 
 static int issue(struct tide_win *w, struct tide_rma_args *a, MPI_Request *req, const char *fn)
 {
-    int rc = tide_rma_issue(w, a, req, fn);
+    int rc = w->check ? tide_rma_check_access(w, a, fn) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = tide_rma_issue(w, a, req, fn);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, rc);
+}
+
+/* The common case done at once: a put or get of whole elements of one
+ * contiguous type, the same at both sides, on a window in shared memory
+ * (a copy), in a lock, lock_all or fence epoch, inside the target's
+ * window. Anything else, and every error, takes the checked path. */
+static inline bool direct_now(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype,
+                              int r, MPI_Aint disp, int tcount, MPI_Datatype ttype)
+{
+    if (otype != ttype || count != tcount || count <= 0 || r < 0 || r >= w->size || disp < 0 ||
+        !(w->lock_all || w->peers[r].held || (w->fence_active && !w->start_group)) || w->check ||
+        __builtin_expect(tide_comm_faults != 0, 0))
+        return false;
+    struct tide_datatype *dt = tide_datatype_get(otype);
+    if (!dt || !dt->committed || !dt->contig || dt->true_lb != 0 || dt->extent != (MPI_Aint)dt->size)
+        return false;
+    size_t bytes = (size_t)count * dt->size;
+    size_t off = (size_t)disp * (size_t)w->disp_units[r];
+    if (disp > (MPI_Aint)(SIZE_MAX / 4) || off + bytes > (size_t)w->sizes[r] || off + bytes < off)
+        return false;
+    unsigned char *t = w->peer_base[r] + off;
+    if (kind == TIDE_RMA_PUT)
+        memcpy(t, origin, bytes);
+    else
+        memcpy((void *)origin, t, bytes);
+    return true;
 }
 
 static int put_get(int kind, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -109,6 +141,10 @@ static int put_get(int kind, const void *origin_addr, int origin_count, MPI_Data
                    MPI_Request *request, const char *fn)
 {
     WIN_OR_FAIL(fn, win, w);
+    if (w->direct && !request &&
+        direct_now(w, kind, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                   target_datatype))
+        return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_rma_args a = {.kind = kind, .origin = origin_addr, .ocount = origin_count, .target = target_rank,

@@ -116,6 +116,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     }
     for (int i = 0; i < w->size; i++)
         w->fence_sent[i] = 0;
+    tide_rma_check_forget(w, -1);
     w->fence_epoch++;
     w->fence_active = !(assert & MPI_MODE_NOSUCCEED);
     tide_rma_progress(); /* what waited for this epoch */
@@ -226,6 +227,7 @@ int PMPI_Win_complete(MPI_Win win)
     w->start_group = NULL;
     free(w->start_ranks);
     w->start_ranks = NULL;
+    tide_rma_check_forget(w, -1);
     return finish(w, rc);
 }
 TIDE_ALIAS(MPI_Win_complete)
@@ -403,6 +405,7 @@ static int release(struct tide_win *w, int r)
 
 static void forget(struct tide_win *w, int r)
 {
+    tide_rma_check_forget(w, r);
     w->peers[r].held = 0;
     w->peers[r].nocheck = false;
     w->peers[r].dirty = false;
@@ -514,6 +517,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     tide_rma_wait_local(w, rank);
     rc = flush_start(w, rank);
     tide_rma_wait_acks(w, rank);
+    tide_rma_check_forget(w, rank);
     return finish(w, rc);
 }
 TIDE_ALIAS(MPI_Win_flush)
@@ -539,6 +543,7 @@ int PMPI_Win_flush_all(MPI_Win win)
             rc = flush_start(w, r);
     if (!all_acked(w))
         tide_progress_until(all_acked, w);
+    tide_rma_check_forget(w, -1);
     return finish(w, rc);
 }
 TIDE_ALIAS(MPI_Win_flush_all)

@@ -133,6 +133,10 @@ struct tide_win {
     uint32_t *fence_sent;          /* operations sent to each rank in this fence epoch */
     struct tide_rma_opreq *ops;    /* operations in flight */
     int error;                     /* an error reported by a target, for the next synchronisation */
+    /* rma_check=1: what this epoch's operations accessed (rma_check.c) */
+    bool check;
+    struct tide_rma_access *accesses;
+    int naccesses, cap_accesses;
     bool freeing;
     struct tide_win *next;         /* list of live windows (progress) */
 };
@@ -209,6 +213,14 @@ struct tide_rma_args {
     struct tide_op *op;
 };
 int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Request *req, const char *fn);
+/* rma_check.c: with rma_check=1, MPI_ERR_RMA_CONFLICT (not raised) for an
+ * operation conflicting with an earlier one of the epoch, else
+ * MPI_SUCCESS (the access is kept); forget a target's accesses (-1:
+ * every target's) when its part of the epoch completes. */
+struct tide_rma_access;
+void tide_rma_check_init(struct tide_win *w);
+int tide_rma_check_access(struct tide_win *w, const struct tide_rma_args *a, const char *fn);
+void tide_rma_check_forget(struct tide_win *w, int target);
 /* Wait until no operation to rank r (-1: any) is in flight locally. */
 int tide_rma_wait_local(struct tide_win *w, int r);
 /* Wait until acknowledgements from r reach acks_wanted. */

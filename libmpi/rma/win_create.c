@@ -86,6 +86,7 @@ void tide_win_destroy(struct tide_win *w)
     free(w->peer_base);
     free(w->regions);
     free(w->peers);
+    free(w->accesses);
     free(w->fence_sent);
     free(w->start_ranks);
     free(w->post_ranks);
@@ -107,6 +108,8 @@ int tide_win_setup(struct tide_comm *c, int flavor, void *base, MPI_Aint size, i
 {
     *out = NULL;
     struct tide_win *w = calloc(1, sizeof *w);
+    if (w)
+        tide_rma_check_init(w);
     bool ok = w != NULL;
     struct tide_comm *wc = NULL;
     /* the window's own channel: every process takes part even if it

@@ -8,6 +8,7 @@
 #include "runtime/state.h"
 #include "client.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,69 @@ int tide_card_parse(const char *text, struct tide_card *out)
     return have_host ? 0 : -1;
 }
 
+/* The key of p's card: a process of this job brought up again publishes
+ * its new card under a key of its own (runtime.c): every process of the
+ * job has been brought up as many times, the start-up fences being over
+ * the whole job. */
+static void card_key(const struct tide_proc *p, char *key, size_t len)
+{
+    snprintf(key, len, "tide.card");
+    if (tide.incarnation > 0 && strcmp(p->nspace, tide.nspace) == 0)
+        snprintf(key, len, "tide.card.%u", (unsigned)tide.incarnation);
+}
+
+static bool card_ok(const void *data, size_t len)
+{
+    return data && len > 0 && ((const char *)data)[len - 1] == '\0';
+}
+
+void tide_cards_prefetch(struct tide_proc *const *procs, int n)
+{
+    if (!tide.have_pmix || n <= 1)
+        return;
+    const char **ns = malloc((size_t)n * sizeof *ns);
+    const char **keys = malloc((size_t)n * sizeof *keys);
+    char(*keybuf)[32] = malloc((size_t)n * sizeof *keybuf);
+    uint32_t *ranks = malloc((size_t)n * sizeof *ranks);
+    struct tide_proc **who = malloc((size_t)n * sizeof *who);
+    void **data = malloc((size_t)n * sizeof *data);
+    size_t *lens = malloc((size_t)n * sizeof *lens);
+    int k = 0;
+    if (ns && keys && keybuf && ranks && who && data && lens) {
+        for (int i = 0; i < n; i++) {
+            struct tide_proc *p = procs[i];
+            bool seen = false;
+            for (int j = 0; j < k && !seen; j++)
+                seen = who[j] == p;
+            if (p == tide.me || p->card || seen)
+                continue;
+            card_key(p, keybuf[k], sizeof keybuf[k]);
+            who[k] = p;
+            ns[k] = p->nspace;
+            ranks[k] = p->rank;
+            keys[k] = keybuf[k];
+            k++;
+        }
+        if (k > 1)
+            tide_pmix_get_many(ns, ranks, keys, k, data, lens, tide.tuning.pmix_timeout);
+        for (int j = 0; j < k && k > 1; j++) {
+            if (card_ok(data[j], lens[j]) && !who[j]->card) {
+                who[j]->card = data[j];
+                who[j]->card_len = (uint32_t)lens[j];
+            } else {
+                free(data[j]); /* tide_card_of will ask again, and say why */
+            }
+        }
+    }
+    free(ns);
+    free(keys);
+    free(keybuf);
+    free(ranks);
+    free(who);
+    free(data);
+    free(lens);
+}
+
 int tide_card_of(struct tide_proc *p, struct tide_card *out)
 {
     if (p == tide.me)
@@ -93,16 +157,11 @@ int tide_card_of(struct tide_proc *p, struct tide_card *out)
             return -1;
         void *data = NULL;
         size_t len = 0;
-        /* a process of this job brought up again publishes its new card
-         * under a key of its own (runtime.c): every process of the job
-         * has been brought up as many times, the start-up fences being
-         * over the whole job */
-        char key[32] = "tide.card";
-        if (tide.incarnation > 0 && strcmp(p->nspace, tide.nspace) == 0)
-            snprintf(key, sizeof key, "tide.card.%u", (unsigned)tide.incarnation);
+        char key[32];
+        card_key(p, key, sizeof key);
         if (tide_pmix_get(p->nspace, p->rank, key, &data, &len, tide.tuning.pmix_timeout) != 0)
             return -1;
-        if (len == 0 || ((char *)data)[len - 1] != '\0') {
+        if (!card_ok(data, len)) {
             free(data);
             return -1;
         }

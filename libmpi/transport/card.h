@@ -32,5 +32,8 @@ void tide_card_reset(void);
 int tide_card_parse(const char *text, struct tide_card *out);
 /* Fetch and parse p's card (PMIx get, cached on the proc). */
 int tide_card_of(struct tide_proc *p, struct tide_card *out);
+/* Fetch the cards of the n processes not known yet in one go (before
+ * contacting many processes for the first time). */
+void tide_cards_prefetch(struct tide_proc *const *procs, int n);
 
 #endif

@@ -50,7 +50,8 @@
 extern struct tide_transport tide_shm_transport;
 
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
-#define SEG_VERSION 3 /* 3: producer-guarded rings (the consumer writes none), short eager headers */
+#define SEG_VERSION 4 /* 3: producer-guarded rings (the consumer writes none), short eager headers;
+                         * 4: a ring is cleared only when reused */
 #define AREA_CTRL TIDE_SHM_AREA_CTRL
 #define MAX_INBOUND 4096
 
@@ -338,7 +339,12 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
     }
     uint8_t *a = area(base, h, peer->slot);
     struct tide_ring_ctrl *c = (struct tide_ring_ctrl *)a;
-    memset(a + AREA_CTRL, 0, h->ring_size);
+    /* a new segment's rings are zero pages: clearing them would take
+     * every page of every ring of every pair of ranks at once (64 ranks:
+     * 2 GiB of shared memory and a second of page faults each) */
+    if (c->used)
+        memset(a + AREA_CTRL, 0, h->ring_size);
+    c->used = 1;
     atomic_store(&c->head, 0);
     c->sender_pid = (int32_t)getpid();
     c->sender_rank = tide.rank;

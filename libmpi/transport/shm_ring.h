@@ -53,6 +53,7 @@ struct tide_ring_ctrl {
     _Alignas(64) _Atomic uint32_t state; /* 0 free, 1 being claimed, 2 active, 3 closed */
     int32_t sender_pid;
     uint32_t sender_rank;
+    uint32_t used; /* a sender had it before: its ring may hold old entries */
     char sender_nspace[256];
 };
 

@@ -128,3 +128,7 @@ tcase coll.large-count.tcp.3 -t 120 -out "coll_large_count: ok" -- env TIDE_TRAN
 for n in 1 3 8; do
     tcase coll.alias.$n -t 60 -out "coll_alias: ok" -- $MPIEXEC -n $n $TB/coll_alias
 done
+# the shared regions of collectives are capped per process
+tcase coll.regions.cap -t 60 -out "coll_regions: ok on 3 ranks \(cap 8\)" -- $MPIEXEC --param coll_shm_regions=8 -n 3 $TB/coll_regions 8
+tcase coll.regions.default -t 60 -out "coll_regions: ok on 4 ranks \(cap 64\)" -- $MPIEXEC -n 4 $TB/coll_regions 64
+tcase coll.regions.none -t 60 -out "coll_regions: ok on 2 ranks \(cap 0\)" -- $MPIEXEC --param coll_shm_regions=0 -n 2 $TB/coll_regions 0

@@ -42,3 +42,10 @@ tcase p2p.singleton-bsend -- $TB/p2p_bsend_cancel
 # delivered by another one
 tcase p2p.mprobe-threads -t 120 -out "p2p_mprobe_threads: ok" -- $MPIEXEC -n 2 $TB/p2p_mprobe_threads 1500 1
 tcase p2p.mprobe-threads.sleepy -t 60 -out "p2p_mprobe_threads: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/p2p_mprobe_threads 300 0
+# MPI_THREAD_MULTIPLE: collectives on distinct communicators, wildcard
+# receives and matched probes, communicator creation and one-sided
+# operations from several threads of each process at once
+tcase p2p.threads.2x4 -t 90 -out "thread_multiple: ok on 2 ranks x 4 threads" -- $MPIEXEC -n 2 $TB/thread_multiple 4
+tcase p2p.threads.3x8 -t 90 -out "thread_multiple: ok on 3 ranks x 8 threads" -- $MPIEXEC -n 3 $TB/thread_multiple 8
+tcase p2p.threads.tcp -t 90 -out "thread_multiple: ok on 3 ranks x 4 threads" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/thread_multiple 4
+tcase p2p.threads.nodes -t 90 -out "thread_multiple: ok on 4 ranks x 3 threads" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/thread_multiple 3

@@ -25,3 +25,7 @@ tcase rma.progress.thread -t 60 -out "rma_progress: ok" -- env TIDE_RMA_SHM=0 TI
     $MPIEXEC -n 4 $TB/rma_progress
 tcase rma.progress.thread-tcp -t 60 -out "rma_progress: ok" -- env TIDE_TRANSPORTS=tcp,self TIDE_RMA_PROGRESS_THREAD=1 \
     $MPIEXEC -n 3 $TB/rma_progress
+# conflicting accesses within an epoch: MPI_ERR_RMA_CONFLICT with rma_check=1
+tcase rma.conflict.check -t 60 -out "rma_conflict: ok \(checked\)" -- $MPIEXEC --param rma_check=1 -n 3 $TB/rma_conflict check
+tcase rma.conflict.check-messages -t 60 -out "rma_conflict: ok \(checked\)" -- env TIDE_RMA_SHM=0 TIDE_RMA_CHECK=1 $MPIEXEC -n 2 $TB/rma_conflict check
+tcase rma.conflict.off -t 60 -out "rma_conflict: ok \(unchecked\)" -- $MPIEXEC -n 2 $TB/rma_conflict off
