@@ -61,7 +61,7 @@ for src in "$S"/tests/mpi/*.c; do
        [ "$S/libmpi/include/mpi.h" -nt "$TB/$n" ]; then
         echo "$src"
     fi
-done | xargs -r -P 2 -I{} sh -c 'n=$(basename {} .c); "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -o "$TB/$n" {} -lm 2>"$TB/$n.build.log" || echo "$n" >> "$TB/failed-builds"'
+done | xargs -r -P 2 -I{} sh -c 'n=$(basename {} .c); f=$(grep -m1 -o "^/\* test-build-flags:.*\*/" {} | sed "s/^.*test-build-flags://; s/\*\/\$//"); "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror $f -o "$TB/$n" {} -lm 2>"$TB/$n.build.log" || echo "$n" >> "$TB/failed-builds"'
 if [ -f "$TB/failed-builds" ]; then
     for n in $(cat "$TB/failed-builds"); do
         tfail "build.$n" "does not compile: $(head -c 600 "$TB/$n.build.log")"

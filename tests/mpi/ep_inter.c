@@ -1,0 +1,253 @@
+/*
+ * ep_inter.c: intercommunicators with endpoints. MPI_COMM_WORLD's even
+ * ranks form group A, the odd ranks group B; A's processes have T
+ * endpoints each, B's T + 1 (mode "both"), or B is a group of processes
+ * (mode "one": one rank per process), or both groups are splits of one
+ * endpoints communicator that is also the peer communicator (mode
+ * "peer"). MPI_Intercomm_create from every member, then: sizes and
+ * ranks, messages between every pair of members across the groups
+ * (MPI_ANY_SOURCE receives included), the intercommunicator collectives
+ * (MPI_Barrier, MPI_Bcast and MPI_Reduce with MPI_ROOT, MPI_Allreduce,
+ * MPI_Allgather, MPI_Alltoall, MPI_Ibcast, MPI_Iallreduce), MPI_Comm_dup
+ * and MPI_Comm_split refused with MPI_ERR_COMM, and MPI_Intercomm_merge
+ * (B high): an intracommunicator of A's members then B's, used for
+ * messages and collectives.
+ * Usage: ep_inter [both|one|peer] [T]   (at least 2 processes)
+ */
+#include "testutil.h"
+
+#include <mpi-ext.h>
+#include <pthread.h>
+
+#define MAX_EP 16
+#define NMAX 128
+
+static int wrank, wsize, t_a, t_b, n_a, n_b;
+static const char *mode;
+
+struct member {
+    MPI_Comm local;   /* this member's handle of its group's communicator */
+    MPI_Comm peer;    /* the peer communicator */
+    int remote_leader;
+    int in_b;         /* group B */
+    int lrank;        /* expected rank in the group */
+};
+
+static int val(int group, int r, int i)
+{
+    return group * 100000 + r * 100 + i + 1;
+}
+
+static void *member_main(void *p)
+{
+    struct member *m = p;
+    int me = -1, n = -1;
+    CHECK_OK(MPI_Comm_rank(m->local, &me));
+    CHECK_OK(MPI_Comm_size(m->local, &n));
+    int want_n = m->in_b ? n_b : n_a, want_rn = m->in_b ? n_a : n_b;
+    CHECK(me == m->lrank && n == want_n, "local group: rank %d size %d, expected %d %d", me, n, m->lrank, want_n);
+    MPI_Comm ic;
+    CHECK_OK(MPI_Intercomm_create(m->local, 0, m->peer, m->remote_leader, 77, &ic));
+    int inter = 0, rn = -1, irank = -1, isize = -1;
+    CHECK_OK(MPI_Comm_test_inter(ic, &inter));
+    CHECK_OK(MPI_Comm_remote_size(ic, &rn));
+    CHECK_OK(MPI_Comm_rank(ic, &irank));
+    CHECK_OK(MPI_Comm_size(ic, &isize));
+    CHECK(inter && rn == want_rn && irank == me && isize == n,
+          "intercommunicator: inter %d rank %d size %d remote size %d, expected %d %d %d", inter, irank, isize, rn, me,
+          n, want_rn);
+    int g = m->in_b, og = !g;
+
+    /* every member sends to every remote member */
+    int *out = malloc((size_t)rn * sizeof *out), *in = malloc((size_t)rn * sizeof *in);
+    int *seen = calloc((size_t)rn, sizeof *seen);
+    MPI_Request *rq = malloc((size_t)rn * sizeof *rq);
+    for (int r = 0; r < rn; r++) {
+        out[r] = val(g, me, r);
+        CHECK_OK(MPI_Isend(&out[r], 1, MPI_INT, r, 5, ic, &rq[r]));
+    }
+    for (int k = 0; k < rn; k++) {
+        MPI_Status st;
+        int v = -1;
+        /* every other receive names a source not heard from yet */
+        int src = MPI_ANY_SOURCE;
+        if (k % 2 == 0)
+            for (int r = rn - 1; r >= 0; r--)
+                if (!seen[r])
+                    src = r;
+        CHECK_OK(MPI_Recv(&v, 1, MPI_INT, src, 5, ic, &st));
+        int s = st.MPI_SOURCE;
+        CHECK(s >= 0 && s < rn && !seen[s], "intercommunicator message: source %d", s);
+        seen[s] = 1;
+        CHECK(v == val(og, s, me), "intercommunicator message from remote %d: %d, expected %d", s, v, val(og, s, me));
+        (void)in;
+    }
+    CHECK_OK(MPI_Waitall(rn, rq, MPI_STATUSES_IGNORE));
+
+    /* collectives */
+    CHECK_OK(MPI_Barrier(ic));
+    int root_a = n_a - 1; /* A's last member broadcasts to B, B's reduce to it */
+    int bc[3];
+    for (int i = 0; i < 3; i++)
+        bc[i] = (!g && me == root_a) ? val(0, root_a, i) : -1;
+    int root_arg = g ? root_a : (me == root_a ? MPI_ROOT : MPI_PROC_NULL);
+    CHECK_OK(MPI_Bcast(bc, 3, MPI_INT, root_arg, ic));
+    if (g)
+        for (int i = 0; i < 3; i++)
+            CHECK(bc[i] == val(0, root_a, i), "intercommunicator bcast: B member %d element %d is %d", me, i, bc[i]);
+    int contrib = val(g, me, 0), red = -1, sum_a = 0, sum_b = 0;
+    for (int r = 0; r < n_a; r++)
+        sum_a += val(0, r, 0);
+    for (int r = 0; r < n_b; r++)
+        sum_b += val(1, r, 0);
+    CHECK_OK(MPI_Reduce(&contrib, &red, 1, MPI_INT, MPI_SUM, root_arg, ic));
+    if (!g && me == root_a)
+        CHECK(red == sum_b, "intercommunicator reduce: %d, expected %d", red, sum_b);
+    CHECK_OK(MPI_Allreduce(&contrib, &red, 1, MPI_INT, MPI_SUM, ic));
+    CHECK(red == (g ? sum_a : sum_b), "intercommunicator allreduce: group %d member %d got %d, expected %d", g, me, red,
+          g ? sum_a : sum_b);
+    int *all = malloc((size_t)rn * 2 * sizeof *all), *a2s = malloc((size_t)rn * sizeof *a2s);
+    CHECK_OK(MPI_Allgather(&contrib, 1, MPI_INT, all, 1, MPI_INT, ic));
+    for (int r = 0; r < rn; r++)
+        CHECK(all[r] == val(og, r, 0), "intercommunicator allgather: element %d is %d", r, all[r]);
+    for (int r = 0; r < rn; r++)
+        a2s[r] = val(g, me, r);
+    CHECK_OK(MPI_Alltoall(a2s, 1, MPI_INT, all, 1, MPI_INT, ic));
+    for (int r = 0; r < rn; r++)
+        CHECK(all[r] == val(og, r, me), "intercommunicator alltoall: from %d got %d", r, all[r]);
+    MPI_Request nb[2];
+    for (int i = 0; i < 3; i++)
+        bc[i] = (!g && me == root_a) ? val(0, root_a, i + 7) : -1;
+    int ired = -1;
+    CHECK_OK(MPI_Ibcast(bc, 3, MPI_INT, root_arg, ic, &nb[0]));
+    CHECK_OK(MPI_Iallreduce(&contrib, &ired, 1, MPI_INT, MPI_SUM, ic, &nb[1]));
+    CHECK_OK(MPI_Waitall(2, nb, MPI_STATUSES_IGNORE));
+    if (g)
+        CHECK(bc[0] == val(0, root_a, 7), "intercommunicator ibcast: %d", bc[0]);
+    CHECK(ired == (g ? sum_a : sum_b), "intercommunicator iallreduce: %d", ired);
+
+    /* what an intercommunicator of endpoints refuses */
+    CHECK_OK(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
+    MPI_Comm nc = MPI_COMM_NULL;
+    CHECK_ERR(MPI_Comm_dup(ic, &nc), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Comm_split(ic, 0, me, &nc), MPI_ERR_COMM);
+    CHECK(nc == MPI_COMM_NULL, "a refused call made a communicator");
+
+    /* merged: A's members first */
+    MPI_Comm merged;
+    CHECK_OK(MPI_Intercomm_merge(ic, g, &merged));
+    int mr = -1, mn = -1;
+    CHECK_OK(MPI_Comm_rank(merged, &mr));
+    CHECK_OK(MPI_Comm_size(merged, &mn));
+    int want_mr = g ? n_a + me : me;
+    CHECK(mr == want_mr && mn == n_a + n_b, "merged: rank %d size %d, expected %d %d", mr, mn, want_mr, n_a + n_b);
+    CHECK_OK(MPI_Comm_test_inter(merged, &inter));
+    CHECK(!inter, "the merged communicator is an intercommunicator");
+    int msum = -1;
+    CHECK_OK(MPI_Allreduce(&mr, &msum, 1, MPI_INT, MPI_SUM, merged));
+    CHECK(msum == mn * (mn - 1) / 2, "merged allreduce: %d", msum);
+    int prev = (mr - 1 + mn) % mn, got = -1;
+    CHECK_OK(MPI_Sendrecv(&mr, 1, MPI_INT, (mr + 1) % mn, 9, &got, 1, MPI_INT, prev, 9, merged, MPI_STATUS_IGNORE));
+    CHECK(got == prev, "merged ring: got %d, expected %d", got, prev);
+    int *mall = malloc((size_t)mn * sizeof *mall);
+    CHECK_OK(MPI_Allgather(&mr, 1, MPI_INT, mall, 1, MPI_INT, merged));
+    for (int r = 0; r < mn; r++)
+        CHECK(mall[r] == r, "merged allgather: element %d is %d", r, mall[r]);
+    MPI_Comm md;
+    CHECK_OK(MPI_Comm_dup(merged, &md));
+    CHECK_OK(MPI_Barrier(md));
+    CHECK_OK(MPI_Comm_free(&md));
+    CHECK_OK(MPI_Comm_free(&merged));
+    CHECK_OK(MPI_Comm_free(&ic));
+    free(out);
+    free(in);
+    free(seen);
+    free(rq);
+    free(all);
+    free(a2s);
+    free(mall);
+    return NULL;
+}
+
+/* mode "peer": this member's group is its part of the peer endpoints
+ * communicator, split by process parity */
+static void *member_split(void *p)
+{
+    struct member *m = p;
+    int er = -1;
+    CHECK_OK(MPI_Comm_rank(m->peer, &er));
+    CHECK_OK(MPI_Comm_split(m->peer, m->in_b, er, &m->local));
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    mode = argc > 1 ? argv[1] : "both";
+    int t = argc > 2 ? atoi(argv[2]) : 2;
+    CHECK(wsize >= 2, "needs at least 2 processes");
+    CHECK(t >= 1 && t + 1 <= MAX_EP, "bad endpoint count %d", t);
+    int one = strcmp(mode, "one") == 0, peer_ep = strcmp(mode, "peer") == 0;
+    int in_b = wrank % 2;
+    int procs_a = (wsize + 1) / 2, procs_b = wsize / 2;
+    t_a = t;
+    t_b = one ? 1 : t + 1;
+    n_a = procs_a * t_a;
+    n_b = procs_b * t_b;
+    int mine = in_b ? t_b : t_a;
+    int my_index = wrank / 2; /* this process's place in its group */
+    CHECK(n_a <= NMAX && n_b <= NMAX, "too many endpoints");
+
+    struct member mem[MAX_EP];
+    MPI_Comm half, local[MAX_EP], peers[MAX_EP];
+    CHECK_OK(MPI_Comm_split(MPI_COMM_WORLD, in_b, wrank, &half));
+    if (peer_ep) {
+        /* one endpoints communicator over all, split by process parity;
+         * the leaders are world ranks 0 and 1's first endpoints */
+        CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, peers));
+    } else if (one && in_b) {
+        local[0] = half;
+    } else
+        CHECK_OK(MPIX_Comm_create_endpoints(half, mine, MPI_INFO_NULL, local));
+    pthread_t th[MAX_EP];
+    for (int i = 0; i < mine; i++) {
+        mem[i].in_b = in_b;
+        mem[i].lrank = my_index * mine + i;
+        if (peer_ep) {
+            mem[i].peer = peers[i];
+            mem[i].local = MPI_COMM_NULL;
+            mem[i].remote_leader = in_b ? 0 : t_a; /* world rank 1 follows rank 0's t_a endpoints */
+        } else {
+            mem[i].peer = MPI_COMM_WORLD;
+            mem[i].local = local[i];
+            mem[i].remote_leader = in_b ? 0 : 1;
+        }
+    }
+    if (peer_ep) {
+        /* the split is collective: one thread per endpoint */
+        for (int i = 0; i < mine; i++)
+            CHECK(pthread_create(&th[i], NULL, member_split, &mem[i]) == 0, "pthread_create");
+        for (int i = 0; i < mine; i++)
+            pthread_join(th[i], NULL);
+    }
+    for (int i = 0; i < mine; i++)
+        CHECK(pthread_create(&th[i], NULL, member_main, &mem[i]) == 0, "pthread_create");
+    for (int i = 0; i < mine; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < mine; i++) {
+        if (peer_ep)
+            CHECK_OK(MPI_Comm_free(&mem[i].peer));
+        if (mem[i].local != half)
+            CHECK_OK(MPI_Comm_free(&mem[i].local));
+    }
+    CHECK_OK(MPI_Comm_free(&half));
+    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (wrank == 0)
+        printf("ep_inter: ok (%s, %d processes, %d + %d members)\n", mode, wsize, n_a, n_b);
+    MPI_Finalize();
+    return 0;
+}
