@@ -16,6 +16,7 @@
  * jobs (spawned, connected) are refused with MPI_ERR_GROUP.
  */
 #include "runtime/api.h"
+#include "comm/endpoints.h"
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/proc.h"
@@ -165,6 +166,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
                                              group == MPI_GROUP_NULL ? " MPI_GROUP_NULL" : ""));
     if (!newcomm)
         return raise_on(errhandler, tide_err(MPI_ERR_ARG, "%s: newcomm must not be NULL", fn));
+    if (g->ep)
+        return raise_on(errhandler, tide_err(MPI_ERR_GROUP, "%s: a group of endpoints (argument group; make "
+                                                            "communicators of endpoints from one: see docs/ENDPOINTS.md)",
+                                             fn));
     if (g->size == 0) { /* MPI_GROUP_EMPTY: nothing to make */
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
@@ -199,6 +204,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
         return raise_on(errhandler, tide_err(MPI_ERR_GROUP, "%s: invalid or empty group (argument local_group)", fn));
     if (!rg || rg->size == 0)
         return raise_on(errhandler, tide_err(MPI_ERR_GROUP, "%s: invalid or empty group (argument remote_group)", fn));
+    if (lg->ep || rg->ep)
+        return raise_on(errhandler, tide_err(MPI_ERR_GROUP, "%s: a group of endpoints (argument %s; see "
+                                                            "docs/ENDPOINTS.md)",
+                                             fn, lg->ep ? "local_group" : "remote_group"));
     if (lg->rank == MPI_UNDEFINED)
         return raise_on(errhandler, tide_err(MPI_ERR_GROUP, "%s: this process is not in local_group (argument "
                                                             "local_group)",

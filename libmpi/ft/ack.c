@@ -8,6 +8,7 @@
  * acknowledged, wildcard receives on the communicator go on.
  */
 #include "runtime/api.h"
+#include "comm/endpoints.h"
 #include "comm/comm.h"
 #include "comm/group.h"
 #include "ft/ft.h"
@@ -22,6 +23,8 @@ static struct tide_comm *comm_arg(MPI_Comm comm, const char *fn, int *rc)
     if (!c)
         *rc = TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
                        comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    else if ((*rc = tide_ep_refuse(c, fn)))
+        return NULL;
     return c;
 }
 

@@ -38,6 +38,7 @@
  * in an inbox.
  */
 #include "runtime/api.h"
+#include "comm/endpoints.h"
 #include "coll/algo.h"
 #include "comm/comm.h"
 #include "comm/context.h"
@@ -785,6 +786,8 @@ static struct tide_comm *agree_comm(MPI_Comm comm, int *flag, const char *fn, in
         *rc = TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: flag must not be NULL", fn);
         return NULL;
     }
+    if ((*rc = tide_ep_refuse(c, fn)))
+        return NULL;
     return c;
 }
 

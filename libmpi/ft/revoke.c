@@ -9,6 +9,7 @@
  * revoking process dies half-way through telling.
  */
 #include "runtime/api.h"
+#include "comm/endpoints.h"
 #include "coll/coll_notice.h"
 #include "comm/comm.h"
 #include "comm/comm_fault.h"
@@ -62,6 +63,9 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "MPIX_Comm_revoke: invalid communicator%s (argument comm)",
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    int refused = tide_ep_refuse(c, "MPIX_Comm_revoke");
+    if (refused)
+        return refused;
     tide_ft_revoke_local(c, c->rank, false);
     return MPI_SUCCESS;
 }

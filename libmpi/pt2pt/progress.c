@@ -21,6 +21,7 @@ static int nhooks;
 static int spin_limit;
 static long block_after_ns;
 static int wake_fd = -1; /* eventfd other threads ring to end a sleep */
+int tide_progress_sleepers;
 
 void tide_progress_register(int (*fn)(void))
 {
@@ -117,10 +118,16 @@ static void block_once(bool (*done)(void *), void *arg)
         n += added;
     }
     if (k == tide_ntransports && !tide_protocol_has_pending() && !done(arg)) {
+        bool counted = tide_thread_multiple;
+        if (counted)
+            tide_progress_sleepers++;
         tide_lock_yield_begin();
         poll(fds, (nfds_t)n, 50);
         tide_lock_yield_end();
-        if (wake_fd >= 0 && fds[0].revents) {
+        if (counted)
+            tide_progress_sleepers--;
+        /* the last sleeper to wake drains the ring (others woke by it too) */
+        if (wake_fd >= 0 && fds[0].revents && tide_progress_sleepers == 0) {
             uint64_t v;
             if (read(wake_fd, &v, sizeof v) < 0) {
                 /* another thread drained it */

@@ -24,6 +24,10 @@ void tide_progress_wait_flag(volatile bool *flag);
 void tide_progress_register(int (*fn)(void));
 void tide_progress_init(void);
 void tide_progress_finalize(void);
+/* Threads asleep in the progress engine's poll() (MPI_THREAD_MULTIPLE):
+ * completing a request then rings them awake, since the request may be
+ * what one of them waits for. */
+extern int tide_progress_sleepers;
 /* Wake a thread sleeping in the progress engine (safe from any thread,
  * e.g. a PMIx callback that completed something the engine waits on). */
 void tide_progress_wake(void);

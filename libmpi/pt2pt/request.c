@@ -5,6 +5,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/request.h"
+#include "pt2pt/progress.h"
 #include "comm/comm.h"
 
 #include <stdlib.h>
@@ -148,6 +149,9 @@ void tide_request_complete(struct tide_request *r)
     if (r->cancel_pending)
         return; /* completes when the cancel's answer comes */
     r->complete = true;
+    /* another thread may sleep in the progress engine waiting for it */
+    if (__builtin_expect(tide_progress_sleepers, 0))
+        tide_progress_wake();
     if (r->on_complete)
         r->on_complete(r);
     if (r->user_freed)

@@ -7,7 +7,10 @@
  * handle: windows (MPI_Win_create, _allocate, _allocate_shared,
  * _create_dynamic), MPI_File_open, MPI_Comm_spawn(_multiple),
  * MPI_Comm_connect / MPI_Comm_accept, MPI_Comm_idup(_with_info),
- * MPI_Comm_create_group and MPIX_Comm_shrink; MPI_Intercomm_create
+ * MPI_Comm_create_group and the failure-mitigation calls (MPIX_Comm_shrink,
+ * _agree, _iagree, _revoke, _failure_ack, _ack_failed); groups of
+ * endpoints given to MPI_Comm_create_from_group and
+ * MPI_Intercomm_create_from_groups are MPI_ERR_GROUP; MPI_Intercomm_create
  * whose groups share a process is MPI_ERR_ARG, MPI_Comm_create with a
  * group of processes MPI_ERR_GROUP; afterwards the communicator still
  * works. Each error's MPI_Error_string is printed.
@@ -129,6 +132,20 @@ static void refused(MPI_Comm c, int me)
     CHECK_OK(MPI_Group_free(&g));
     EXPECT(MPIX_Comm_shrink(c, &nc), MPI_ERR_COMM);
     CHECK(nc == MPI_COMM_NULL, "a refused call made a communicator");
+    /* the rest of failure mitigation */
+    int flag = 1, nacked = 0;
+    EXPECT(MPIX_Comm_agree(c, &flag), MPI_ERR_COMM);
+    EXPECT(MPIX_Comm_iagree(c, &flag, &rq), MPI_ERR_COMM);
+    EXPECT(MPIX_Comm_revoke(c), MPI_ERR_COMM);
+    EXPECT(MPIX_Comm_failure_ack(c), MPI_ERR_COMM);
+    EXPECT(MPIX_Comm_ack_failed(c, 0, &nacked), MPI_ERR_COMM);
+    /* the sessions model's constructors take groups of processes */
+    CHECK_OK(MPI_Comm_group(c, &g));
+    EXPECT(MPI_Comm_create_from_group(g, "tide.ep_errors", MPI_INFO_NULL, MPI_ERRORS_RETURN, &nc), MPI_ERR_GROUP);
+    EXPECT(MPI_Intercomm_create_from_groups(g, 0, g, 0, "tide.ep_errors", MPI_INFO_NULL, MPI_ERRORS_RETURN, &nc),
+           MPI_ERR_GROUP);
+    CHECK(nc == MPI_COMM_NULL, "a refused call made a communicator");
+    CHECK_OK(MPI_Group_free(&g));
 }
 
 static void *endpoint_main(void *p)
