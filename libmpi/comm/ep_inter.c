@@ -60,11 +60,6 @@ static int process_leaders(const struct tide_comm *c, int *leaders, int *me)
     return n;
 }
 
-struct decision {
-    int32_t status;
-    uint32_t id, floor, outcome;
-};
-
 /* One id free at every process of both groups (see the top). Collective
  * over lc; chan is used at the leader only. The processes' first
  * endpoints reserve it. */
@@ -83,48 +78,23 @@ static int agree_one(struct tide_comm *lc, int leader, const struct tide_leader_
         tide_ctx_agreement_begin(&ag, 0, false);
     }
     for (;;) {
-        int rc = MPI_SUCCESS, lrc = MPI_SUCCESS;
-        struct decision d = {0, TIDE_CONTEXT_NONE, 0, TIDE_CTX_AGAIN};
+        int rc = MPI_SUCCESS;
+        struct tide_ctx_offer acc;
         if (me_pl >= 0) {
             struct tide_ctx_offer o;
             tide_ctx_agreement_offer(&ag, &o);
             tide_ctx_reduce_start(&r, &o);
             rc = tide_ctx_reduce_wait(&r);
+            acc = r.acc;
+            /* the first process's result goes to the group's leader */
             if (rc == MPI_SUCCESS && me_pl == 0 && lc->rank != leader)
                 rc = tide_send_blocking(&r.acc, (int)sizeof r.acc, byte, leader, tag_hand, lc, ctx);
         }
-        if (rc == MPI_SUCCESS && lc->rank == leader) {
-            struct tide_ctx_offer acc, theirs;
-            if (me_pl >= 0)
-                acc = r.acc;
-            else
-                rc = tide_recv_blocking(&acc, (int)sizeof acc, byte, pl[0], tag_hand, lc, ctx, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS) {
-                lrc = chan->xchg(chan->arg, &acc, sizeof acc, &theirs, sizeof theirs);
-                if (lrc == MPI_SUCCESS) {
-                    tide_context_combine(&theirs, &acc);
-                    d.outcome = (uint32_t)tide_ctx_agreement_outcome(&ag, &theirs, &d.id, &d.floor);
-                    if (d.outcome == TIDE_CTX_EXHAUSTED)
-                        lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
-                }
-                if (lrc != MPI_SUCCESS)
-                    d.status = tide_error_class_of(lrc);
-            }
-        }
-        if (rc == MPI_SUCCESS)
-            rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
-        if (rc != MPI_SUCCESS || d.status != 0)
-            tide_ctx_agreement_end(&ag);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (d.status != 0)
-            return lc->rank == leader ? lrc
-                                      : tide_err(d.status, "the group's leader (rank %d) could not agree on a "
-                                                           "context id with the other group", leader);
-        if (tide_ctx_agreement_next(&ag, (int)d.outcome, d.id, d.floor) == TIDE_CTX_DONE) {
-            *id = d.id;
-            return MPI_SUCCESS;
-        }
+        if (rc == MPI_SUCCESS && lc->rank == leader && me_pl < 0)
+            rc = tide_recv_blocking(&acc, (int)sizeof acc, byte, pl[0], tag_hand, lc, ctx, MPI_STATUS_IGNORE);
+        rc = tide_ctx_inter_round(lc, leader, chan, &ag, &acc, rc, id);
+        if (rc != 0)
+            return rc > 0 ? MPI_SUCCESS : rc;
     }
 }
 

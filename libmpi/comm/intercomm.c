@@ -162,6 +162,40 @@ struct decision {
     uint32_t outcome;
 };
 
+int tide_ctx_inter_round(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan,
+                         struct tide_ctx_agreement *ag, const struct tide_ctx_offer *acc, int rc, uint32_t *id)
+{
+    struct decision d = {0, TIDE_CONTEXT_NONE, 0, TIDE_CTX_AGAIN};
+    int lrc = MPI_SUCCESS; /* the leader's own error, with its message */
+    if (rc == MPI_SUCCESS && lc->rank == leader) {
+        struct tide_ctx_offer theirs;
+        lrc = chan->xchg(chan->arg, acc, sizeof *acc, &theirs, sizeof theirs);
+        if (lrc == MPI_SUCCESS) {
+            tide_context_combine(&theirs, acc);
+            d.outcome = (uint32_t)tide_ctx_agreement_outcome(ag, &theirs, &d.id, &d.floor);
+            if (d.outcome == TIDE_CTX_EXHAUSTED)
+                lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
+        }
+        if (lrc != MPI_SUCCESS)
+            d.status = tide_error_class_of(lrc);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
+    if (rc != MPI_SUCCESS || d.status != 0)
+        tide_ctx_agreement_end(ag);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (d.status != 0)
+        return lc->rank == leader ? lrc
+                                  : tide_err(d.status, "the group's leader (rank %d) could not agree on a "
+                                                       "context id with the other group", leader);
+    if (tide_ctx_agreement_next(ag, (int)d.outcome, d.id, d.floor) == TIDE_CTX_DONE) {
+        *id = d.id;
+        return 1;
+    }
+    return 0;
+}
+
 int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, bool member,
                              uint32_t *id)
 {
@@ -176,35 +210,9 @@ int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide
         struct tide_ctx_offer o;
         tide_ctx_agreement_offer(&ag, &o);
         tide_ctx_reduce_start(&r, &o);
-        int rc = tide_ctx_reduce_wait(&r);
-        struct decision d = {0, TIDE_CONTEXT_NONE, 0, TIDE_CTX_AGAIN};
-        int lrc = MPI_SUCCESS; /* the leader's own error, with its message */
-        if (rc == MPI_SUCCESS && lc->rank == leader) {
-            struct tide_ctx_offer theirs;
-            lrc = chan->xchg(chan->arg, &r.acc, sizeof r.acc, &theirs, sizeof theirs);
-            if (lrc == MPI_SUCCESS) {
-                tide_context_combine(&theirs, &r.acc);
-                d.outcome = (uint32_t)tide_ctx_agreement_outcome(&ag, &theirs, &d.id, &d.floor);
-                if (d.outcome == TIDE_CTX_EXHAUSTED)
-                    lrc = tide_err(MPI_ERR_INTERN, "no context id is free at every member of both groups");
-            }
-            if (lrc != MPI_SUCCESS)
-                d.status = tide_error_class_of(lrc);
-        }
-        if (rc == MPI_SUCCESS)
-            rc = tide_exchange_bcast(lc, &d, sizeof d, leader);
-        if (rc != MPI_SUCCESS || d.status != 0)
-            tide_ctx_agreement_end(&ag);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (d.status != 0)
-            return lc->rank == leader ? lrc
-                                      : tide_err(d.status, "the group's leader (rank %d) could not agree on a "
-                                                           "context id with the other group", leader);
-        if (tide_ctx_agreement_next(&ag, (int)d.outcome, d.id, d.floor) == TIDE_CTX_DONE) {
-            *id = d.id;
-            return MPI_SUCCESS;
-        }
+        int rc = tide_ctx_inter_round(lc, leader, chan, &ag, &r.acc, tide_ctx_reduce_wait(&r), id);
+        if (rc != 0)
+            return rc > 0 ? MPI_SUCCESS : rc;
     }
 }
 

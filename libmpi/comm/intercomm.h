@@ -61,6 +61,16 @@ int tide_intercomm_build(struct tide_comm *lc, int leader, const struct tide_lea
 int tide_context_agree_inter(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, bool member,
                              uint32_t *id);
 
+/* One round of a two-group agreement, after this group's offers were
+ * combined (acc, at the leader) or that failed (rc): the leader swaps
+ * acc with the other group's leader and decides, the decision goes to
+ * every member of lc, each applies it to ag. 1 with *id when decided, 0
+ * for another round, or an error code. */
+struct tide_ctx_agreement;
+struct tide_ctx_offer;
+int tide_ctx_inter_round(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan,
+                         struct tide_ctx_agreement *ag, const struct tide_ctx_offer *acc, int rc, uint32_t *id);
+
 /* The intercommunicator forms of MPI_Comm_dup, MPI_Comm_create and
  * MPI_Comm_split, collective over both groups of c. *out may be NULL
  * (create/split: not a member). Error codes are returned, not raised. */

@@ -683,6 +683,14 @@ static inline size_t eager_limit_for(const struct tide_proc *p, const struct tid
     return p->msg_max && p->msg_max < limit ? p->msg_max : limit;
 }
 
+/* Does a message of len bytes to p go eagerly? */
+static inline bool goes_eager(const struct tide_proc *p, const struct tide_transport *tx, uint32_t ctx, size_t len)
+{
+    if (len > eager_limit_for(p, tx, ctx))
+        return false;
+    return len <= tx->eager_limit_low || !tx->eager_room || tx->eager_room(p, len);
+}
+
 static inline size_t chunk_for(const struct tide_proc *p, const struct tide_transport *tx)
 {
     return p->msg_max && p->msg_max < tx->max_chunk ? p->msg_max : tx->max_chunk;
@@ -694,7 +702,7 @@ static int send_try(struct tide_request *s)
     struct tide_transport *tx = s->tx;
     struct tide_hdr h;
     fill_envelope(&h, s);
-    if (s->bytes <= eager_limit_for(s->proc, tx, s->ctx)) {
+    if (goes_eager(s->proc, tx, s->ctx, s->bytes)) {
         h.type = TIDE_MSG_EAGER;
         if (s->mode == TIDE_MODE_SYNC)
             h.flags |= TIDE_MSGF_SYNC;
@@ -869,7 +877,7 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size;
-    if (!tx || bytes > eager_limit_for(p, tx, ctx))
+    if (!tx || !goes_eager(p, tx, ctx, bytes))
         return NULL;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
                          .sreq = sreq};

@@ -709,6 +709,20 @@ static void shm_finalize(void)
     me.seen_gen = 0; /* a new segment's generation starts again at 0 */
 }
 
+/* A message above 4 KiB goes eagerly while the ring stays at most half
+ * full with it: a ping-pong keeps the ring empty and gains the copy
+ * through it, a burst of them (a window of sends) turns to single-copy
+ * rendezvous before it would wait for room. */
+static bool shm_eager_room(const struct tide_proc *p, size_t len)
+{
+    const struct shm_peer *peer = p->tx_state;
+    if (!peer)
+        return true;
+    const struct tide_ring_prod *r = &peer->prod;
+    uint64_t used = r->tail - atomic_load_explicit(&r->ctrl->head, memory_order_relaxed);
+    return used + len + 256 <= r->size / 2;
+}
+
 struct tide_transport tide_shm_transport = {
     .name = "shm",
     .eager_limit = 4096,
@@ -727,4 +741,6 @@ struct tide_transport tide_shm_transport = {
     .finalize = shm_finalize,
     .forget = shm_forget,
     .wake = shm_wake,
+    .eager_limit_low = 4096,
+    .eager_room = shm_eager_room,
 };

@@ -94,6 +94,13 @@ struct tide_transport {
      * must stay untouched until then). 0 queued, 1 busy, <0 broken. */
     int (*send_zc)(struct tide_proc *p, const struct tide_hdr *h, struct tide_convertor *cv, size_t len,
                    void (*done)(void *arg), void *arg);
+    /* Optional: of messages above eager_limit_low (and up to the eager
+     * limit), whether one of len bytes to p still goes eagerly now: with a
+     * transport that buffers them (a ring), a burst of them that would
+     * fill the buffer goes by rendezvous instead, one copy instead of two
+     * and no waiting for room. */
+    size_t eager_limit_low;
+    bool (*eager_room)(const struct tide_proc *p, size_t len);
     /* Drop what is kept for p (it left through MPI_Comm_disconnect). */
     void (*forget)(struct tide_proc *p);
     /* Optional: are messages still waiting to leave (queued behind a
