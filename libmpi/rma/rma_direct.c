@@ -4,10 +4,14 @@
  * the processes are on one node): the origin reads and writes the
  * target's memory itself, so an operation is complete when the call
  * returns and needs nothing from the target (passive target progresses
- * without it). Accumulates, get-accumulates and compare-and-swap take a
- * per-target spin lock in the segment's control lines, so they are
- * atomic with respect to each other; MPI_Win_lock is a reader/writer
- * lock word in the same line.
+ * without it). Accumulates, get-accumulates and compare-and-swap of
+ * 4- and 8-byte integers with MPI_SUM, MPI_BAND, MPI_BOR, MPI_BXOR,
+ * MPI_REPLACE or MPI_NO_OP, and compare-and-swap of such integers, are
+ * CPU atomics per element (MPI's atomicity is per element; every such
+ * operation takes this path, so none of them meets the lock below on the
+ * same element). The others take a per-target spin lock in the segment's
+ * control lines, so they are atomic with respect to each other;
+ * MPI_Win_lock is a reader/writer lock word in the same line.
  */
 #include "runtime/api.h"
 #include "rma/win.h"
@@ -18,6 +22,7 @@
 #include "pt2pt/progress.h"
 
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,11 +163,134 @@ static int accumulate(void *t, const struct tide_rma_args *a)
     return MPI_SUCCESS;
 }
 
+/* Is dt (every element of it, contiguous) 4- or 8-byte integers? Their
+ * size in *esize. */
+static bool int_elements(const struct tide_datatype *dt, size_t *esize)
+{
+    static const MPI_Datatype ints[] = {MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG,
+                                        MPI_UNSIGNED_LONG_LONG, MPI_INT32_T, MPI_UINT32_T, MPI_INT64_T,
+                                        MPI_UINT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER, MPI_INTEGER4,
+                                        MPI_INTEGER8};
+    /* per basic type: 0 not known yet, else its integer size or -1 */
+    static int8_t known[TIDE_BUILTIN_TYPE_COUNT];
+    int base;
+    size_t n;
+    if (!dt->contig || dt->size == 0 || !tide_datatype_base(dt, &base, &n) || base <= 0 ||
+        base >= TIDE_BUILTIN_TYPE_COUNT)
+        return false;
+    if (!known[base]) {
+        const struct tide_datatype *b = tide_datatype_builtin(base);
+        known[base] = -1;
+        for (size_t i = 0; b && (b->size == 4 || b->size == 8) && i < sizeof ints / sizeof ints[0]; i++)
+            if (b->handle == ints[i])
+                known[base] = (int8_t)b->size;
+    }
+    if (known[base] < 0)
+        return false;
+    *esize = (size_t)known[base];
+    return true;
+}
+
+static uint64_t fetch_op(void *t, size_t e, int op, uint64_t v)
+{
+    if (e == 4) {
+        uint32_t *p = t, x = (uint32_t)v;
+        switch (op) {
+        case TIDE_OPI(MPI_SUM): return __atomic_fetch_add(p, x, __ATOMIC_SEQ_CST);
+        case TIDE_OPI(MPI_BAND): return __atomic_fetch_and(p, x, __ATOMIC_SEQ_CST);
+        case TIDE_OPI(MPI_BOR): return __atomic_fetch_or(p, x, __ATOMIC_SEQ_CST);
+        case TIDE_OPI(MPI_BXOR): return __atomic_fetch_xor(p, x, __ATOMIC_SEQ_CST);
+        case TIDE_OPI(MPI_REPLACE): return __atomic_exchange_n(p, x, __ATOMIC_SEQ_CST);
+        default: return __atomic_load_n(p, __ATOMIC_SEQ_CST); /* MPI_NO_OP */
+        }
+    }
+    uint64_t *p = t;
+    switch (op) {
+    case TIDE_OPI(MPI_SUM): return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+    case TIDE_OPI(MPI_BAND): return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+    case TIDE_OPI(MPI_BOR): return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+    case TIDE_OPI(MPI_BXOR): return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+    case TIDE_OPI(MPI_REPLACE): return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+    default: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    }
+}
+
+static uint64_t load_elem(const void *s, size_t e)
+{
+    if (e == 4) {
+        uint32_t v;
+        memcpy(&v, s, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, s, 8);
+    return v;
+}
+
+static void store_elem(void *d, size_t e, uint64_t v)
+{
+    if (e == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(d, &x, 4);
+    } else {
+        memcpy(d, &v, 8);
+    }
+}
+
+/* The atomic path (see the top); false: take the locked one. */
+static bool atomic_op(struct tide_win *w, const struct tide_rma_args *a, unsigned char *t)
+{
+    size_t e, eo, er;
+    if (!int_elements(a->tdt, &e) || ((uintptr_t)(t + a->tdt->true_lb) & (e - 1)) != 0)
+        return false;
+    size_t n = (size_t)a->tcount * a->tdt->size / e;
+    unsigned char *tgt = t + a->tdt->true_lb;
+    if (a->kind == TIDE_RMA_CAS) {
+        if (!int_elements(a->odt, &eo) || eo != e)
+            return false;
+        uint64_t want = load_elem((const unsigned char *)a->compare + a->odt->true_lb, e);
+        uint64_t put = load_elem((const unsigned char *)a->origin + a->odt->true_lb, e);
+        uint64_t old = want;
+        if (e == 4) {
+            uint32_t w4 = (uint32_t)want;
+            __atomic_compare_exchange_n((uint32_t *)tgt, &w4, (uint32_t)put, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST);
+            old = w4;
+        } else {
+            __atomic_compare_exchange_n((uint64_t *)tgt, &old, put, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        }
+        store_elem((unsigned char *)a->result + a->rdt->true_lb, e, old);
+        return true;
+    }
+    int op = a->op->index;
+    if (op != TIDE_OPI(MPI_SUM) && op != TIDE_OPI(MPI_BAND) && op != TIDE_OPI(MPI_BOR) &&
+        op != TIDE_OPI(MPI_BXOR) && op != TIDE_OPI(MPI_REPLACE) && op != TIDE_OPI(MPI_NO_OP))
+        return false;
+    bool fetch = a->kind == TIDE_RMA_GACC;
+    bool reads_origin = op != TIDE_OPI(MPI_NO_OP);
+    if (reads_origin && (!int_elements(a->odt, &eo) || eo != e || (size_t)a->ocount * a->odt->size != n * e))
+        return false;
+    if (fetch && (!int_elements(a->rdt, &er) || er != e || (size_t)a->rcount * a->rdt->size != n * e))
+        return false;
+    (void)w;
+    const unsigned char *src = reads_origin ? (const unsigned char *)a->origin + a->odt->true_lb : NULL;
+    unsigned char *res = fetch ? (unsigned char *)a->result + a->rdt->true_lb : NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = src ? load_elem(src + i * e, e) : 0;
+        uint64_t old = fetch_op(tgt + i * e, e, op, v);
+        if (res)
+            store_elem(res + i * e, e, old);
+    }
+    return true;
+}
+
 int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a)
 {
     int r = a->target;
     void *t = w->peer_base[r] + (MPI_Aint)a->disp * w->disp_units[r];
     int rc = MPI_SUCCESS;
+    if ((a->kind == TIDE_RMA_ACC || a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS) && atomic_op(w, a, t))
+        return MPI_SUCCESS;
     switch (a->kind) {
     case TIDE_RMA_PUT:
         copy_typed(t, a->tcount, a->tdt, a->origin, a->ocount, a->odt);

@@ -110,25 +110,38 @@ static int issue(struct tide_win *w, struct tide_rma_args *a, MPI_Request *req, 
     return rc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, rc);
 }
 
-/* The common case done at once: a put or get of whole elements of one
- * contiguous type, the same at both sides, on a window in shared memory
- * (a copy), in a lock, lock_all or fence epoch, inside the target's
- * window. Anything else, and every error, takes the checked path. */
-static inline bool direct_now(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype,
-                              int r, MPI_Aint disp, int tcount, MPI_Datatype ttype)
+/* The common case done at once, on a window in shared memory: whole
+ * elements of one contiguous type, the same at both sides, in a lock,
+ * lock_all or fence epoch, inside the target's window. The target
+ * address (NULL: take the checked path, which also reports every
+ * error) and the type in *dtp. */
+static inline unsigned char *direct_target(struct tide_win *w, int count, MPI_Datatype otype, int r, MPI_Aint disp,
+                                           int tcount, MPI_Datatype ttype, struct tide_datatype **dtp)
 {
     if (otype != ttype || count != tcount || count <= 0 || r < 0 || r >= w->size || disp < 0 ||
         !(w->lock_all || w->peers[r].held || (w->fence_active && !w->start_group)) || w->check ||
         __builtin_expect(tide_comm_faults != 0, 0))
-        return false;
+        return NULL;
     struct tide_datatype *dt = tide_datatype_get(otype);
     if (!dt || !dt->committed || !dt->contig || dt->true_lb != 0 || dt->extent != (MPI_Aint)dt->size)
-        return false;
+        return NULL;
     size_t bytes = (size_t)count * dt->size;
     size_t off = (size_t)disp * (size_t)w->disp_units[r];
     if (disp > (MPI_Aint)(SIZE_MAX / 4) || off + bytes > (size_t)w->sizes[r] || off + bytes < off)
+        return NULL;
+    *dtp = dt;
+    return w->peer_base[r] + off;
+}
+
+/* A put or get of that case: a copy. */
+static inline bool direct_now(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype,
+                              int r, MPI_Aint disp, int tcount, MPI_Datatype ttype)
+{
+    struct tide_datatype *dt;
+    unsigned char *t = direct_target(w, count, otype, r, disp, tcount, ttype, &dt);
+    if (!t)
         return false;
-    unsigned char *t = w->peer_base[r] + off;
+    size_t bytes = (size_t)count * dt->size;
     if (kind == TIDE_RMA_PUT)
         memcpy(t, origin, bytes);
     else
@@ -196,11 +209,44 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 }
 TIDE_ALIAS(MPI_Rget)
 
+/* An accumulate or get-accumulate of that case with a predefined op the
+ * type takes: applied here (rma_direct.c), without the general checks
+ * and the request. 1 done, 0 take the checked path. */
+static int direct_acc(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype, void *result,
+                      int rcount, MPI_Datatype rtype, int r, MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
+                      int *rc)
+{
+    struct tide_datatype *dt;
+    if (!w->direct || (kind == TIDE_RMA_GACC && (rtype != ttype || rcount != tcount || !result)) ||
+        (op != MPI_NO_OP && !origin))
+        return 0;
+    if (op == MPI_NO_OP)
+        otype = ttype, count = tcount;
+    if (!direct_target(w, count, otype, r, disp, tcount, ttype, &dt))
+        return 0;
+    struct tide_op *o = tide_op_get(op);
+    if (!o || !o->predefined || (op != MPI_REPLACE && op != MPI_NO_OP && tide_op_check(o, dt, "one-sided accumulate") != MPI_SUCCESS))
+        return 0;
+    int base;
+    size_t n;
+    if (!tide_datatype_base(dt, &base, &n))
+        return 0;
+    struct tide_rma_args a = {.kind = kind, .origin = origin, .ocount = op == MPI_NO_OP ? 0 : count,
+                              .odt = dt, .result = result, .rcount = rcount, .rdt = dt, .target = r,
+                              .disp = disp, .tcount = tcount, .tdt = dt, .op = o};
+    *rc = tide_rma_direct_issue(w, &a);
+    return 1;
+}
+
 static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                       MPI_Request *request, const char *fn)
 {
     WIN_OR_FAIL(fn, win, w);
+    int drc;
+    if (!request && direct_acc(w, TIDE_RMA_ACC, origin_addr, origin_count, origin_datatype, NULL, 0, 0, target_rank,
+                               target_disp, target_count, target_datatype, op, &drc))
+        return drc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, drc);
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_rma_args a = {.kind = TIDE_RMA_ACC, .origin = origin_addr, .ocount = origin_count,
@@ -243,6 +289,11 @@ static int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatyp
                           MPI_Request *request, const char *fn)
 {
     WIN_OR_FAIL(fn, win, w);
+    int drc;
+    if (!request && direct_acc(w, TIDE_RMA_GACC, origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count,
+                               target_datatype, op, &drc))
+        return drc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, drc);
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_rma_args a = {.kind = TIDE_RMA_GACC, .origin = origin_addr, .ocount = origin_count,
