@@ -22,6 +22,15 @@ static int spin_limit;
 static long block_after_ns;
 static int wake_fd = -1; /* eventfd other threads ring to end a sleep */
 int tide_progress_sleepers;
+static bool sleepers_rung; /* rung since the last one fell asleep */
+
+void tide_progress_wake_sleepers(void)
+{
+    if (!sleepers_rung) {
+        sleepers_rung = true;
+        tide_progress_wake();
+    }
+}
 
 void tide_progress_register(int (*fn)(void))
 {
@@ -119,8 +128,10 @@ static void block_once(bool (*done)(void *), void *arg)
     }
     if (k == tide_ntransports && !tide_protocol_has_pending() && !done(arg)) {
         bool counted = tide_thread_multiple;
-        if (counted)
+        if (counted) {
             tide_progress_sleepers++;
+            sleepers_rung = false;
+        }
         tide_lock_yield_begin();
         poll(fds, (nfds_t)n, 50);
         tide_lock_yield_end();

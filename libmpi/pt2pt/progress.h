@@ -28,6 +28,8 @@ void tide_progress_finalize(void);
  * completing a request then rings them awake, since the request may be
  * what one of them waits for. */
 extern int tide_progress_sleepers;
+/* Ring them (once until one of them sleeps again). */
+void tide_progress_wake_sleepers(void);
 /* Wake a thread sleeping in the progress engine (safe from any thread,
  * e.g. a PMIx callback that completed something the engine waits on). */
 void tide_progress_wake(void);

@@ -151,7 +151,7 @@ void tide_request_complete(struct tide_request *r)
     r->complete = true;
     /* another thread may sleep in the progress engine waiting for it */
     if (__builtin_expect(tide_progress_sleepers, 0))
-        tide_progress_wake();
+        tide_progress_wake_sleepers();
     if (r->on_complete)
         r->on_complete(r);
     if (r->user_freed)
