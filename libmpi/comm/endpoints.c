@@ -78,7 +78,7 @@ void tide_ep_set_release(struct tide_ep_set *s)
     free(s);
 }
 
-struct tide_ep_set *tide_ep_set_new(int size, int nlocal)
+static struct tide_ep_set *set_new(int size, int nlocal)
 {
     struct tide_ep_set *s = calloc(1, sizeof *s);
     if (!s)
@@ -95,6 +95,37 @@ struct tide_ep_set *tide_ep_set_new(int size, int nlocal)
         return NULL;
     }
     return s;
+}
+
+struct tide_ep_set *tide_ep_set_make(int size, int nlocal, const uint32_t *ids, int nids, const int *index)
+{
+    for (int k = nlocal; k < nids; k++)
+        tide_context_release(ids[k]);
+    struct tide_ep_set *set = set_new(size, nlocal);
+    if (!set) {
+        for (int k = 0; k < nlocal && k < nids; k++)
+            tide_context_release(ids[k]);
+        return NULL;
+    }
+    for (int r = 0; r < size; r++)
+        set->ctx_of_rank[r] = ids[index[r]];
+    return set;
+}
+
+void tide_ep_set_join(struct tide_ep_set *set, struct tide_comm *nc, int local)
+{
+    set->refcount++;
+    nc->ep = set;
+    nc->ep_ctx = set->ctx_of_rank;
+    nc->ep_local = local;
+}
+
+void tide_ep_set_made(struct tide_ep_set *set)
+{
+    if (set->refcount == 0) { /* no handle joined it */
+        set->refcount = 1;
+        tide_ep_set_release(set);
+    }
 }
 
 /* ---- the meeting of a process's endpoints ---- */
@@ -223,19 +254,16 @@ static int build_color(struct ep_build *b, void **recs, int nrecs, int color, co
             goto out;
         }
     }
-    for (int i = mine; i < nids; i++)
-        tide_context_release(ids[i]);
-    if (!mine)
-        goto out;
-    set = tide_ep_set_new(total, mine);
-    if (!set) {
-        rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
-        for (int i = 0; i < mine; i++)
+    if (!mine) {
+        for (int i = 0; i < nids; i++)
             tide_context_release(ids[i]);
         goto out;
     }
-    for (int m = 0; m < total; m++)
-        set->ctx_of_rank[m] = ids[local_idx[m]];
+    set = tide_ep_set_make(total, mine, ids, nids, local_idx);
+    if (!set) {
+        rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+        goto out;
+    }
     for (int m = 0; m < total; m++) {
         if (procs[m] != tide.me)
             continue;
@@ -252,16 +280,10 @@ static int build_color(struct ep_build *b, void **recs, int nrecs, int color, co
                 tide_context_release(ids[local_idx[m]]);
             continue;
         }
-        set->refcount++;
-        nc->ep = set;
-        nc->ep_ctx = set->ctx_of_rank;
-        nc->ep_local = local_idx[m];
+        tide_ep_set_join(set, nc, local_idx[m]);
         a->out[mem[m].j] = nc;
     }
-    if (set->refcount == 0) { /* no handle was made */
-        set->refcount = 1;
-        tide_ep_set_release(set);
-    }
+    tide_ep_set_made(set);
 out:
     free(mem);
     free(local_idx);

@@ -39,10 +39,17 @@ struct tide_ep_set {
     struct tide_ep_meeting meet[2];
 };
 
-/* A set for a communicator of size ranks (remote ranks for an
- * intercommunicator) of which nlocal are this process's; refcount 0. */
-struct tide_ep_set *tide_ep_set_new(int size, int nlocal);
 void tide_ep_set_release(struct tide_ep_set *s);
+
+/* The set of a new communicator of size ranks (remote ranks for an
+ * intercommunicator) of which nlocal >= 1 are this process's, rank r
+ * receiving on ids[index[r]]. The ids of the indices this process does
+ * not use (nlocal up to nids) go back; NULL without memory (then all of
+ * them do). Each new handle joins it as endpoint `local`; once they are
+ * made, tide_ep_set_made lets a set no handle joined go. */
+struct tide_ep_set *tide_ep_set_make(int size, int nlocal, const uint32_t *ids, int nids, const int *index);
+void tide_ep_set_join(struct tide_ep_set *set, struct tide_comm *nc, int local);
+void tide_ep_set_made(struct tide_ep_set *set);
 
 /* The meeting of a process's endpoints: every endpoint of h's process
  * calls this in the same collective with what it brings (rec); the

@@ -137,17 +137,9 @@ struct inter_build {
 static int inter_work(void **recs, int nrecs, void *arg)
 {
     struct inter_build *b = arg;
-    /* the ids of indices this process does not use go back */
-    for (int k = nrecs; k < b->nids; k++)
-        tide_context_release(b->ids[k]);
-    struct tide_ep_set *set = tide_ep_set_new(b->rn, nrecs);
-    if (!set) {
-        for (int k = 0; k < nrecs && k < b->nids; k++)
-            tide_context_release(b->ids[k]);
+    struct tide_ep_set *set = tide_ep_set_make(b->rn, nrecs, b->ids, b->nids, b->ridx);
+    if (!set)
         return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
-    }
-    for (int r = 0; r < b->rn; r++)
-        set->ctx_of_rank[r] = b->ids[b->ridx[r]];
     int rc = MPI_SUCCESS;
     for (int i = 0; i < nrecs; i++) {
         struct inter_arrival *a = recs[i];
@@ -169,16 +161,10 @@ static int inter_work(void **recs, int nrecs, void *arg)
             rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new intercommunicator");
             continue;
         }
-        set->refcount++;
-        nc->ep = set;
-        nc->ep_ctx = set->ctx_of_rank;
-        nc->ep_local = b->lidx[h->rank];
+        tide_ep_set_join(set, nc, b->lidx[h->rank]);
         a->out = nc;
     }
-    if (set->refcount == 0) {
-        set->refcount = 1;
-        tide_ep_set_release(set);
-    }
+    tide_ep_set_made(set);
     return rc;
 }
 
@@ -245,16 +231,9 @@ struct merge_build {
 static int merge_work(void **recs, int nrecs, void *arg)
 {
     struct merge_build *b = arg;
-    for (int k = nrecs; k < b->nids; k++)
-        tide_context_release(b->ids[k]);
-    struct tide_ep_set *set = tide_ep_set_new(b->n, nrecs);
-    if (!set) {
-        for (int k = 0; k < nrecs && k < b->nids; k++)
-            tide_context_release(b->ids[k]);
+    struct tide_ep_set *set = tide_ep_set_make(b->n, nrecs, b->ids, b->nids, b->idx);
+    if (!set)
         return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
-    }
-    for (int m = 0; m < b->n; m++)
-        set->ctx_of_rank[m] = b->ids[b->idx[m]];
     int rc = MPI_SUCCESS;
     for (int i = 0; i < nrecs; i++) {
         struct merge_arrival *a = recs[i];
@@ -269,16 +248,10 @@ static int merge_work(void **recs, int nrecs, void *arg)
             rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new communicator");
             continue;
         }
-        set->refcount++;
-        nc->ep = set;
-        nc->ep_ctx = set->ctx_of_rank;
-        nc->ep_local = b->idx[m];
+        tide_ep_set_join(set, nc, b->idx[m]);
         a->out = nc;
     }
-    if (set->refcount == 0) {
-        set->refcount = 1;
-        tide_ep_set_release(set);
-    }
+    tide_ep_set_made(set);
     return rc;
 }
 
