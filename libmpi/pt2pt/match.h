@@ -48,6 +48,12 @@ struct tide_matchq {
     struct tide_uq_bucket uq[TIDE_UQ_BUCKETS];
     uint64_t uq_stamp;
     size_t nposted, nunexpected;
+    /* A handler that sees each message of the context from another
+     * process as it arrives, before matching (one-sided windows serve
+     * their operations this way): eager says the payload is all here;
+     * true means it took the message, which is then not matched. */
+    bool (*arrival)(void *arg, int src, int tag, bool eager, const void *payload, size_t plen);
+    void *arrival_arg;
 };
 
 /* The queues of a context id, created on first use (messages may arrive

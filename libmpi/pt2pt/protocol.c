@@ -940,6 +940,8 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
     struct tide_matchq *q = tide_matchq_get(h->ctx);
     if (!q)
         return;
+    if (q->arrival && q->arrival(q->arrival_arg, h->src, h->tag, h->type == TIDE_MSG_EAGER, payload, plen))
+        return;
     struct tide_request *r = q->posted_head ? tide_match_take_posted(q, h->src, h->tag) : NULL;
     if (r) {
         recv_matched(r, from, h->type, h->flags, h->src, h->tag, h->len, h->sreq, payload, plen, h->niov);

@@ -16,6 +16,7 @@
 #include "datatype/datatype.h"
 #include "op/op.h"
 #include "pt2pt/progress.h"
+#include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 
@@ -145,20 +146,13 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
         }
         return drc;
     }
-    struct tide_rma_opreq *op = calloc(1, sizeof *op);
     struct tide_rma_hdr h = {0};
     struct collect pc = {.origin = LAYOUT_ORIGIN};
-    if (!op)
-        goto nomem;
-    op->w = w;
-    op->target = a->target;
-    op->user = user;
+    struct tide_rma_opreq *op = NULL;
     h.kind = (uint8_t)a->kind;
     h.epoch = w->fence_epoch;
     h.nbytes = (uint64_t)a->tcount * a->tdt->size;
     uint64_t offset = (uint64_t)a->disp * (uint64_t)(w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : w->disp_units[a->target]);
-    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        offset = (uint64_t)a->disp;
     if (h.nbytes == 0) {
         h.offset = offset;
     } else if (a->tdt->contig) {
@@ -176,7 +170,6 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
         if (tide_datatype_base(a->tdt, &base, &nb))
             h.base = base;
     }
-    const unsigned char *compare = NULL;
     size_t elem = 0;
     if (a->kind == TIDE_RMA_PUT || a->kind == TIDE_RMA_ACC || a->kind == TIDE_RMA_GACC)
         h.payload = (uint64_t)a->ocount * a->odt->size;
@@ -184,15 +177,53 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
         elem = a->odt->size;
         h.elem = (uint16_t)elem;
         h.payload = 2 * elem;
-        compare = a->compare;
     }
     if (tide_rma_epoch_of(w, a->target) == TIDE_RMA_EPOCH_FENCE)
         h.flags |= TIDE_RMA_F_FENCE;
+    size_t pb = (size_t)h.npieces * sizeof(struct tide_rma_piece);
+    bool fetches = a->kind == TIDE_RMA_GET || a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS;
+    bool one_message = pb + h.payload <= TIDE_RMA_INLINE_MAX;
+    /* the whole operation in one message, built here */
+    _Alignas(16) unsigned char m[sizeof h + TIDE_RMA_INLINE_MAX];
+    size_t len = 0;
+    if (one_message) {
+        h.flags |= TIDE_RMA_F_INLINE;
+        len = sizeof h + pb + h.payload;
+        memcpy(m, &h, sizeof h);
+        if (pb)
+            memcpy(m + sizeof h, pc.p, pb);
+        unsigned char *d = m + sizeof h + pb;
+        if (a->kind == TIDE_RMA_CAS) {
+            memcpy(d, a->origin, elem);
+            memcpy(d + elem, a->compare, elem);
+        } else if (h.payload) {
+            struct tide_convertor cv;
+            tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
+            tide_conv_pack(&cv, d, h.payload);
+        }
+    }
     if (h.flags & TIDE_RMA_F_FENCE)
         w->fence_sent[a->target]++;
-    w->peers[a->target].inflight++;
     if (a->kind == TIDE_RMA_PUT || a->kind == TIDE_RMA_ACC)
         w->peers[a->target].dirty = true; /* fetching kinds are done when their answer is in */
+    /* a put or accumulate the transport takes at once is locally
+     * complete: nothing to track */
+    if (one_message && !fetches && !user &&
+        tide_send_immediate(m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), a->target, TIDE_RMA_TAG_REQ, w->comm,
+                            w->comm->context_id)) {
+        free(pc.p);
+        return MPI_SUCCESS;
+    }
+    op = calloc(1, sizeof *op);
+    if (!op) {
+        if (h.flags & TIDE_RMA_F_FENCE)
+            w->fence_sent[a->target]--;
+        goto nomem;
+    }
+    op->w = w;
+    op->target = a->target;
+    op->user = user;
+    w->peers[a->target].inflight++;
     op->pending = 1; /* held until everything is started */
 
     /* fetched data first: its receive is posted before the request goes */
@@ -202,39 +233,28 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
     else if (a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS)
         rc = start_recv(op, a->result, a->rcount, a->rdt);
 
-    size_t pb = (size_t)h.npieces * sizeof(struct tide_rma_piece);
-    if (rc == MPI_SUCCESS && pb + h.payload <= TIDE_RMA_INLINE_MAX) {
-        h.flags |= TIDE_RMA_F_INLINE;
-        size_t len = sizeof h + pb + h.payload;
-        unsigned char *m = malloc(len);
-        if (!m) {
-            rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
-        } else {
-            memcpy(m, &h, sizeof h);
-            if (pb)
-                memcpy(m + sizeof h, pc.p, pb);
-            unsigned char *d = m + sizeof h + pb;
-            if (a->kind == TIDE_RMA_CAS) {
-                memcpy(d, a->origin, elem);
-                memcpy(d + elem, compare, elem);
-            } else if (h.payload) {
-                struct tide_convertor cv;
-                tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
-                tide_conv_pack(&cv, d, h.payload);
+    if (rc == MPI_SUCCESS && one_message) {
+        if (!tide_send_immediate(m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), a->target, TIDE_RMA_TAG_REQ,
+                                 w->comm, w->comm->context_id)) {
+            unsigned char *copy = malloc(len);
+            if (!copy) {
+                rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+            } else {
+                memcpy(copy, m, len);
+                op->buf = copy;
+                rc = start_send(op, copy, (MPI_Count)len, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
             }
-            op->buf = m;
-            rc = start_send(op, m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
         }
     } else if (rc == MPI_SUCCESS) {
-        struct tide_rma_hdr *m = malloc(sizeof *m);
-        if (!m) {
+        struct tide_rma_hdr *mh = malloc(sizeof *mh);
+        if (!mh) {
             rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         } else {
-            *m = h;
-            op->buf = m;
+            *mh = h;
+            op->buf = mh;
             op->pieces = pc.p;
             pc.p = NULL;
-            rc = start_send(op, m, (MPI_Count)sizeof *m, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
+            rc = start_send(op, mh, (MPI_Count)sizeof *mh, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
             if (rc == MPI_SUCCESS && pb)
                 rc = start_send(op, op->pieces, (MPI_Count)pb, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_DATA);
             if (rc == MPI_SUCCESS && h.payload)

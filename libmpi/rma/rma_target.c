@@ -17,6 +17,7 @@
 #include "datatype/datatype.h"
 #include "op/op.h"
 #include "op/op_kernels.h"
+#include "pt2pt/match.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
@@ -42,6 +43,9 @@ struct tide_rma_lockwait {
 };
 
 static unsigned char *target_addr(struct tide_win *w, uint64_t offset, int64_t off, uint64_t len);
+static void apply(struct tide_win *w, int origin, struct tide_rma_pending *p);
+static void control(struct tide_win *w, int src, const struct tide_rma_ctrl *c);
+static void arrived(struct tide_win *w, int src, const unsigned char *msg, size_t len);
 
 static struct tide_datatype *byte_type(void)
 {
@@ -78,6 +82,11 @@ static void let_go(struct tide_request *r, void (*on_complete)(struct tide_reque
 /* Send len bytes at buf to rank r; owned: buf is malloc'd and freed once sent. */
 static int send_bytes(struct tide_win *w, int r, int tag, void *buf, size_t len, bool owned)
 {
+    if (tide_send_immediate(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w))) {
+        if (owned)
+            free(buf);
+        return MPI_SUCCESS;
+    }
     struct tide_request *req;
     int rc = tide_isend(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w), TIDE_MODE_STANDARD, &req);
     if (rc != MPI_SUCCESS) {
@@ -89,28 +98,61 @@ static int send_bytes(struct tide_win *w, int r, int tag, void *buf, size_t len,
     return MPI_SUCCESS;
 }
 
+/* Send a copy of the len bytes at buf (put out at once when the
+ * transport takes it, else from a copy freed once sent). */
+int tide_rma_send_copy(struct tide_win *w, int r, int tag, const void *buf, size_t len)
+{
+    if (tide_send_immediate(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w)))
+        return MPI_SUCCESS;
+    void *copy = malloc(len ? len : 1);
+    if (!copy)
+        return tide_err(MPI_ERR_NO_MEM, "out of memory for a one-sided message of %zu bytes", len);
+    memcpy(copy, buf, len);
+    return send_bytes(w, r, tag, copy, len, true);
+}
+
 int tide_rma_send_ctrl(struct tide_win *w, int r, int kind, int64_t arg)
 {
-    struct tide_rma_ctrl *c = malloc(sizeof *c);
-    if (!c)
-        return tide_err(MPI_ERR_NO_MEM, "out of memory for a one-sided control message");
-    *c = (struct tide_rma_ctrl){.kind = kind, .arg = arg};
-    return send_bytes(w, r, TIDE_RMA_TAG_CTRL, c, sizeof *c, true);
+    struct tide_rma_ctrl c = {.kind = kind, .arg = arg};
+    return tide_rma_send_copy(w, r, TIDE_RMA_TAG_CTRL, &c, sizeof c);
 }
 
 int tide_rma_send_marker(struct tide_win *w, int r, int kind, int arg)
 {
-    struct tide_rma_hdr *h = calloc(1, sizeof *h);
-    if (!h)
-        return tide_err(MPI_ERR_NO_MEM, "out of memory for a one-sided message");
-    h->kind = (uint8_t)kind;
-    h->flags = TIDE_RMA_F_INLINE;
-    h->arg = arg;
-    h->epoch = w->fence_epoch;
-    return send_bytes(w, r, TIDE_RMA_TAG_REQ, h, sizeof *h, true);
+    struct tide_rma_hdr h = {.kind = (uint8_t)kind, .flags = TIDE_RMA_F_INLINE, .arg = arg, .epoch = w->fence_epoch};
+    return tide_rma_send_copy(w, r, TIDE_RMA_TAG_REQ, &h, sizeof h);
 }
 
 /* ---- posting the receives ---- */
+
+/* The window's messages as they arrive (the matching queue's arrival
+ * handler): an origin's header or a target's control message is taken
+ * at once when it came whole and nothing of the same kind from the same
+ * process waits in the posted receive's path (which keeps them in
+ * order); otherwise it goes that way, and is counted. */
+static bool take_arrival(void *arg, int src, int tag, bool eager, const void *payload, size_t plen)
+{
+    struct tide_win *w = arg;
+    if (src < 0 || src >= w->size || (tag != TIDE_RMA_TAG_REQ && tag != TIDE_RMA_TAG_CTRL))
+        return false;
+    struct tide_rma_origin_state *o = &w->peers[src];
+    if (tag == TIDE_RMA_TAG_REQ) {
+        if (!eager || o->req_queued || plen > REQ_BUF) {
+            o->req_queued++;
+            return false;
+        }
+        arrived(w, src, payload, plen);
+        return true;
+    }
+    if (!eager || o->ctrl_queued || plen != sizeof(struct tide_rma_ctrl)) {
+        o->ctrl_queued++;
+        return false;
+    }
+    struct tide_rma_ctrl c;
+    memcpy(&c, payload, sizeof c);
+    control(w, src, &c);
+    return true;
+}
 
 static int post_req(struct tide_win *w)
 {
@@ -133,6 +175,11 @@ int tide_rma_target_start(struct tide_win *w)
     int rc = post_req(w);
     if (rc == MPI_SUCCESS)
         rc = post_ctrl(w);
+    struct tide_matchq *q = tide_matchq_get(win_ctx(w));
+    if (rc == MPI_SUCCESS && q) {
+        q->arrival = take_arrival;
+        q->arrival_arg = w;
+    }
     return rc;
 }
 
@@ -158,6 +205,11 @@ static void pending_free(struct tide_rma_pending *p)
 
 void tide_rma_target_stop(struct tide_win *w)
 {
+    struct tide_matchq *q = w->comm ? tide_matchq_find(win_ctx(w)) : NULL;
+    if (q && q->arrival_arg == w) {
+        q->arrival = NULL;
+        q->arrival_arg = NULL;
+    }
     drop_recv(&w->req_recv);
     drop_recv(&w->ctrl_recv);
     free(w->req_buf);
@@ -179,10 +231,30 @@ void tide_rma_target_stop(struct tide_win *w)
 
 /* ---- arrival of a header ---- */
 
+/* A whole operation in one message, from an origin with nothing
+ * waiting here, in an epoch begun here: applied from the message itself
+ * (its data where it lies when aligned for the element type). */
+static bool apply_now(struct tide_win *w, int src, const unsigned char *msg, size_t len)
+{
+    struct tide_rma_pending p = {0};
+    memcpy(&p.h, msg, sizeof p.h);
+    if (!(p.h.flags & TIDE_RMA_F_INLINE) || p.h.npieces != 0 || w->peers[src].head || p.h.epoch > w->fence_epoch ||
+        p.h.payload > TIDE_RMA_INLINE_MAX || len != sizeof p.h + p.h.payload)
+        return false;
+    _Alignas(16) unsigned char aligned[TIDE_RMA_INLINE_MAX];
+    p.payload = (unsigned char *)msg + sizeof p.h;
+    if (p.h.payload && ((uintptr_t)p.payload & 15) != 0)
+        p.payload = memcpy(aligned, p.payload, p.h.payload);
+    apply(w, src, &p);
+    return true;
+}
+
 static void arrived(struct tide_win *w, int src, const unsigned char *msg, size_t len)
 {
     if (src < 0 || src >= w->size || len < sizeof(struct tide_rma_hdr))
         return; /* not a message of this protocol */
+    if (apply_now(w, src, msg, len))
+        return;
     struct tide_rma_pending *p = calloc(1, sizeof *p);
     if (!p) {
         w->error = tide_err(MPI_ERR_NO_MEM, "out of memory for a one-sided operation from rank %d", src);
@@ -520,6 +592,8 @@ static int poll_window(struct tide_win *w)
         bool ok = r->error == MPI_SUCCESS;
         tide_request_free(r);
         w->req_recv = NULL;
+        if (src >= 0 && src < w->size && w->peers[src].req_queued)
+            w->peers[src].req_queued--;
         if (ok)
             arrived(w, src, w->req_buf, len);
         if (post_req(w) != MPI_SUCCESS)
@@ -532,6 +606,8 @@ static int poll_window(struct tide_win *w)
         bool ok = r->error == MPI_SUCCESS && (size_t)r->status.tide_nbytes == sizeof(struct tide_rma_ctrl);
         tide_request_free(r);
         w->ctrl_recv = NULL;
+        if (src >= 0 && src < w->size && w->peers[src].ctrl_queued)
+            w->peers[src].ctrl_queued--;
         if (ok)
             control(w, src, w->ctrl_buf);
         if (post_ctrl(w) != MPI_SUCCESS)

@@ -78,6 +78,8 @@ struct tide_rma_origin_state {
     bool dirty;             /* as an origin: operations sent since its last flush */
     bool nocheck;           /* as an origin: the lock was taken with MPI_MODE_NOCHECK */
     bool want_grant;        /* as an origin: asked for the lock, not granted yet */
+    uint32_t req_queued;    /* as a target: headers left to the posted receive (rma_target.c) */
+    uint32_t ctrl_queued;   /* as an origin: control messages left to the posted receive */
 };
 
 struct tide_win {
@@ -191,6 +193,9 @@ void tide_rma_target_stop(struct tide_win *w);
 int tide_rma_progress(void);
 /* Send a control message (kind, arg) to rank r of the window. */
 int tide_rma_send_ctrl(struct tide_win *w, int r, int kind, int64_t arg);
+/* Send a copy of len bytes at buf to rank r on tag (at once when the
+ * transport takes it). */
+int tide_rma_send_copy(struct tide_win *w, int r, int tag, const void *buf, size_t len);
 /* Send a synchronisation header (LOCK, UNLOCK, FLUSH, COMPLETE) to r. */
 int tide_rma_send_marker(struct tide_win *w, int r, int kind, int arg);
 
