@@ -11,11 +11,15 @@
  * operation takes this path, so none of them meets the lock below on the
  * same element). The others take a per-target spin lock in the segment's
  * control lines, so they are atomic with respect to each other;
- * MPI_Win_lock is a reader/writer lock word in the same line.
+ * MPI_Win_lock is a reader/writer lock word in the same line. PSCW
+ * notices are bits after the lines: a target posting sets its bit in each
+ * origin's POST words, an origin completing sets its bit in each
+ * target's COMPLETE words, and each side waits on its own words.
  */
 #include "runtime/api.h"
 #include "rma/win.h"
 
+#include "comm/group.h"
 #include "datatype/datatype.h"
 #include "op/op.h"
 #include "op/op_kernels.h"
@@ -322,4 +326,68 @@ int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a)
         break;
     }
     return rc;
+}
+
+/* ---- PSCW ---- */
+
+static uint64_t *posts_of(struct tide_win *w, int r)
+{
+    return &w->ctl[(size_t)w->size * TIDE_RMA_CTL_WORDS + (size_t)r * 2 * TIDE_RMA_PSCW_WORDS(w->size)];
+}
+
+static uint64_t *completes_of(struct tide_win *w, int r)
+{
+    return posts_of(w, r) + TIDE_RMA_PSCW_WORDS(w->size);
+}
+
+static void notify(uint64_t *words, int me)
+{
+    __atomic_fetch_or(&words[me / 64], (uint64_t)1 << (me % 64), __ATOMIC_SEQ_CST);
+}
+
+/* Are the bits of ranks[0..n) all set in words (or their process
+ * gone)? Then they are cleared (take). */
+static bool all_noticed(struct tide_win *w, uint64_t *words, const int *ranks, int n, bool take)
+{
+    for (int i = 0; i < n; i++)
+        if (!(__atomic_load_n(&words[ranks[i] / 64], __ATOMIC_ACQUIRE) & ((uint64_t)1 << (ranks[i] % 64))) &&
+            !tide_rma_peer_gone(w, ranks[i]))
+            return false;
+    for (int i = 0; take && i < n; i++)
+        __atomic_fetch_and(&words[ranks[i] / 64], ~((uint64_t)1 << (ranks[i] % 64)), __ATOMIC_ACQ_REL);
+    return true;
+}
+
+void tide_rma_direct_post(struct tide_win *w)
+{
+    for (int i = 0; i < w->post_group->size; i++)
+        notify(posts_of(w, w->post_ranks[i]), w->rank);
+}
+
+void tide_rma_direct_start(struct tide_win *w)
+{
+    uint64_t *mine = posts_of(w, w->rank);
+    for (int spins = 0; !all_noticed(w, mine, w->start_ranks, w->start_group->size, true); spins++)
+        pause_for_peer(spins);
+}
+
+void tide_rma_direct_complete(struct tide_win *w)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int i = 0; i < w->start_group->size; i++)
+        notify(completes_of(w, w->start_ranks[i]), w->rank);
+}
+
+bool tide_rma_direct_completed(struct tide_win *w, bool wait)
+{
+    uint64_t *mine = completes_of(w, w->rank);
+    for (int spins = 0;; spins++) {
+        if (all_noticed(w, mine, w->post_ranks, w->post_group->size, true)) {
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            return true;
+        }
+        if (!wait)
+            return false;
+        pause_for_peer(spins);
+    }
 }

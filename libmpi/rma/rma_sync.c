@@ -165,7 +165,9 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     w->fence_active = false;
-    if (!(assert & MPI_MODE_NOCHECK))
+    if (w->direct && !(assert & MPI_MODE_NOCHECK))
+        tide_rma_direct_post(w);
+    else if (!(assert & MPI_MODE_NOCHECK))
         for (int i = 0; rc == MPI_SUCCESS && i < w->post_group->size; i++)
             rc = tide_rma_send_ctrl(w, w->post_ranks[i], TIDE_RMA_C_POST, 0);
     return finish(w, rc);
@@ -199,7 +201,9 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     w->fence_active = false;
-    if (!(assert & MPI_MODE_NOCHECK)) {
+    if (w->direct && !(assert & MPI_MODE_NOCHECK)) {
+        tide_rma_direct_start(w);
+    } else if (!(assert & MPI_MODE_NOCHECK)) {
         if (!all_posted(w))
             tide_progress_until(all_posted, w);
         for (int i = 0; i < w->start_group->size; i++)
@@ -221,8 +225,11 @@ int PMPI_Win_complete(MPI_Win win)
     for (int i = 0; i < w->start_group->size; i++)
         tide_rma_wait_local(w, w->start_ranks[i]);
     atomic_thread_fence(memory_order_seq_cst);
-    for (int i = 0; rc == MPI_SUCCESS && i < w->start_group->size; i++)
-        rc = tide_rma_send_marker(w, w->start_ranks[i], TIDE_RMA_COMPLETE, 0);
+    if (w->direct)
+        tide_rma_direct_complete(w);
+    else
+        for (int i = 0; rc == MPI_SUCCESS && i < w->start_group->size; i++)
+            rc = tide_rma_send_marker(w, w->start_ranks[i], TIDE_RMA_COMPLETE, 0);
     tide_group_release(w->start_group);
     w->start_group = NULL;
     free(w->start_ranks);
@@ -259,6 +266,11 @@ int PMPI_Win_wait(MPI_Win win)
     WIN_OR_FAIL(fn, win, w);
     if (!w->post_group)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC, "%s: no exposure epoch is open (MPI_Win_post was not called)", fn);
+    if (w->direct) {
+        tide_rma_direct_completed(w, true);
+        end_exposure(w);
+        return finish(w, MPI_SUCCESS);
+    }
     if (!all_completed(w))
         tide_progress_until(all_completed, w);
     end_exposure(w);
@@ -276,6 +288,12 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     if (!w->post_group)
         return TIDE_ERR_WIN(w, MPI_ERR_RMA_SYNC, "%s: no exposure epoch is open (MPI_Win_post was not called)", fn);
     tide_progress();
+    if (w->direct) {
+        *flag = tide_rma_direct_completed(w, false);
+        if (*flag)
+            end_exposure(w);
+        return finish(w, MPI_SUCCESS);
+    }
     *flag = all_completed(w);
     if (*flag)
         end_exposure(w);

@@ -240,9 +240,21 @@ int tide_rma_epoch_of(struct tide_win *w, int r);
 
 /* Windows in shared memory (rma_direct.c). */
 #define TIDE_RMA_CTL_WORDS 8 /* one cache line per rank */
+/* After the control lines, per rank, TIDE_RMA_PSCW_WORDS(n) words of
+ * POST notices received (a bit per target) and as many of COMPLETE
+ * notices received (a bit per origin). */
+#define TIDE_RMA_PSCW_WORDS(n) (((size_t)(n) + 63) / 64)
+#define TIDE_RMA_CTL_BYTES(n) \
+    ((((size_t)(n) * (TIDE_RMA_CTL_WORDS + 2 * TIDE_RMA_PSCW_WORDS(n)) * sizeof(uint64_t)) + 63) & ~(size_t)63)
 int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a);
 void tide_rma_direct_lock(struct tide_win *w, int r, int type);
 void tide_rma_direct_unlock(struct tide_win *w, int r, int type);
+/* PSCW on such windows: notices are bits in the segment, set by the
+ * notifying process and cleared by the one that takes them. */
+void tide_rma_direct_post(struct tide_win *w);
+void tide_rma_direct_start(struct tide_win *w);
+void tide_rma_direct_complete(struct tide_win *w);
+bool tide_rma_direct_completed(struct tide_win *w, bool wait);
 
 /* The optional progress thread (rma_thread.c): started with the first
  * window when the parameter rma_progress_thread is 1; stopped at finalize. */

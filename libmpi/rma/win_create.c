@@ -291,7 +291,7 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
     }
     int rc = tide_exchange_allgather(c, &mine, sizeof mine, sizes);
     /* the control lines (locks) first, then each rank's part */
-    size_t total = (size_t)n * TIDE_RMA_CTL_WORDS * sizeof(uint64_t);
+    size_t total = TIDE_RMA_CTL_BYTES(n);
     for (int i = 0; i < n; i++) {
         offs[i] = (MPI_Aint)total;
         total += contig ? (size_t)sizes[i] : ((size_t)sizes[i] + 63) & ~(size_t)63;

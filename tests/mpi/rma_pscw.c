@@ -6,7 +6,11 @@
  * rank 0 only exposes (posts, then tests until done) while the others only
  * access; rank 0 only accesses while the others only expose; ranks left
  * out of a round make no call at all; MPI_Get and MPI_Accumulate inside
- * access epochs; many rounds in a row.
+ * access epochs; many rounds in a row; MPI_MODE_NOCHECK on both sides.
+ * With the argument "allocate" the window comes from MPI_Win_allocate
+ * (memory every process of a node maps, where the notices are flags in
+ * it), else from MPI_Win_create over malloc'ed memory (notices are
+ * messages).
  */
 #include "testutil.h"
 
@@ -37,10 +41,18 @@ int main(int argc, char **argv)
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     int left = (rank + size - 1) % size, right = (rank + 1) % size;
 
-    int *buf = calloc(4 * size + 4, sizeof(int));
+    int allocate = argc > 1 && strcmp(argv[1], "allocate") == 0;
+    MPI_Aint bytes = (4 * size + 4) * (MPI_Aint)sizeof(int);
+    int *buf;
     MPI_Win win;
-    CHECK_OK(MPI_Win_create(buf, (4 * size + 4) * sizeof(int), sizeof(int), MPI_INFO_NULL,
-                            MPI_COMM_WORLD, &win));
+    if (allocate) {
+        CHECK_OK(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win));
+        memset(buf, 0, (size_t)bytes);
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        buf = calloc(4 * size + 4, sizeof(int));
+        CHECK_OK(MPI_Win_create(buf, bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    }
 
     /* neighbour exchange: buf[0] gets the left neighbour's value, buf[1]
      * the right one's; each rank exposes to and accesses its neighbours */
@@ -56,6 +68,31 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Win_wait(win));
         CHECK(buf[0] == left * 1000 + round, "round %d: from left %d", round, buf[0]);
         CHECK(buf[1] == right * 1000 + round, "round %d: from right %d", round, buf[1]);
+    }
+
+    /* MPI_MODE_NOCHECK: the posts are known to be done (the barrier) when
+     * the starts are made; both sides say so */
+    for (int round = 0; round < 10; round++) {
+        int v = rank * 100 + round;
+        CHECK_OK(MPI_Win_post(ng, MPI_MODE_NOCHECK, win));
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_OK(MPI_Win_start(ng, MPI_MODE_NOCHECK, win));
+        CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+        CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
+        CHECK_OK(MPI_Win_complete(win));
+        CHECK_OK(MPI_Win_wait(win));
+        CHECK(buf[0] == left * 100 + round, "nocheck round %d: from left %d", round, buf[0]);
+        CHECK(buf[1] == right * 100 + round, "nocheck round %d: from right %d", round, buf[1]);
+    }
+    /* the last round of the exchange again, as the gets below expect */
+    {
+        int v = rank * 1000 + 49;
+        CHECK_OK(MPI_Win_post(ng, 0, win));
+        CHECK_OK(MPI_Win_start(ng, 0, win));
+        CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+        CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
+        CHECK_OK(MPI_Win_complete(win));
+        CHECK_OK(MPI_Win_wait(win));
     }
 
     /* MPI_Get in an access epoch: read the neighbours' slots back; the
@@ -165,7 +202,8 @@ int main(int argc, char **argv)
         CHECK(buf[4 + o] == o * size + rank, "all-to-all from %d: %d", o, buf[4 + o]);
 
     CHECK_OK(MPI_Win_free(&win));
-    free(buf);
+    if (!allocate)
+        free(buf);
     MPI_Group_free(&world_group);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)

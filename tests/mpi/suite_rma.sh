@@ -8,6 +8,11 @@ for p in basic fence pscw lock atomics dynamic shared dtype errors; do
         tcase rma.$p.$n -t 120 -out "rma_$p: ok" -- $MPIEXEC -n $n $TB/rma_$p
     done
 done
+# post/start/complete/wait with the notices as flags in shared memory
+for n in 2 4 8; do
+    tcase rma.pscw-shared.$n -t 120 -out "rma_pscw: ok" -- $MPIEXEC -n $n $TB/rma_pscw allocate
+done
+tcase rma.pscw-shared.nodes -t 120 -out "rma_pscw: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/rma_pscw allocate
 tcase rma.lock.16 -t 120 -out "rma_lock: ok" -- $MPIEXEC -n 16 $TB/rma_lock
 tcase rma.atomics.16 -t 120 -out "rma_atomics: ok" -- $MPIEXEC -n 16 $TB/rma_atomics
 tcase rma.singleton -t 60 -out "rma_basic: ok" -- $TB/rma_basic
