@@ -118,81 +118,50 @@ static void copy_typed(void *dst, MPI_Count count2, struct tide_datatype *dt2, c
     }
 }
 
-struct acc_walk {
-    const unsigned char *stream;
-    size_t pos;
-    struct tide_op *op;
-    struct tide_datatype *base;
+/* ---- accumulates ---- */
+
+/* How an op updates the elements of a predefined type here: ATOMIC, one
+ * CPU atomic per element (4- and 8-byte types with MPI_REPLACE and
+ * MPI_NO_OP; integers with MPI_SUM and the bitwise ops); LOCKED, under
+ * the target's accumulate lock; INVALID, a pair the standard does not
+ * allow (the checked path reports it). The class depends on the op and
+ * the type alone, and an element's alignment on its address alone, so
+ * every access to one element takes the same way. */
+enum { UPD_UNKNOWN = 0, UPD_ATOMIC, UPD_LOCKED, UPD_INVALID };
+#define UPD_OPS 15 /* predefined op indices 1..14 */
+
+struct upd {
+    int8_t cls;
+    uint8_t size;           /* bytes of one element */
+    int16_t tyi;            /* the type's builtin index */
+    tide_op_kernel_fn *k;   /* LOCKED: the loop (NULL for MPI_REPLACE, MPI_NO_OP) */
 };
 
-static int acc_piece(void *addr, size_t len, void *arg)
-{
-    struct acc_walk *a = arg;
-    tide_op_apply(a->op, a->stream + a->pos, addr, len / a->base->size, a->base);
-    a->pos += len;
-    return 0;
-}
+static struct upd upd_table[UPD_OPS][TIDE_BUILTIN_TYPE_COUNT];
 
-/* target (count of dt at t) op= the packed origin data */
-static int accumulate(void *t, const struct tide_rma_args *a)
+static const struct upd *upd_of(int opi, int tyi)
 {
-    size_t total = (size_t)a->tcount * a->tdt->size;
-    if (total == 0 || a->op->index == TIDE_OPI(MPI_NO_OP))
-        return MPI_SUCCESS;
-    if (a->op->index == TIDE_OPI(MPI_REPLACE)) {
-        copy_typed(t, a->tcount, a->tdt, a->origin, a->ocount, a->odt);
-        return MPI_SUCCESS;
-    }
-    int base;
-    size_t nb;
-    if (!tide_datatype_base(a->tdt, &base, &nb))
-        return tide_err(MPI_ERR_TYPE, "the target datatype of an accumulate must be made of one predefined type");
-    unsigned char small[512], *stream = small;
-    if (a->odt->contig) {
-        stream = (unsigned char *)a->origin + a->odt->true_lb;
-    } else {
-        if (total > sizeof small && !(stream = malloc(total)))
-            return tide_err(MPI_ERR_NO_MEM, "out of memory for an accumulate of %zu bytes", total);
-        struct tide_convertor cv;
-        tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
-        tide_conv_pack(&cv, stream, total);
-    }
-    struct acc_walk walk = {.stream = stream, .op = a->op, .base = tide_datatype_builtin(base)};
-    if (a->tdt->contig)
-        acc_piece((char *)t + a->tdt->true_lb, total, &walk);
+    static const struct upd invalid = {.cls = UPD_INVALID};
+    if (opi <= 0 || opi >= UPD_OPS || tyi <= 0 || tyi >= TIDE_BUILTIN_TYPE_COUNT)
+        return &invalid;
+    struct upd *u = &upd_table[opi][tyi];
+    if (u->cls != UPD_UNKNOWN)
+        return u;
+    const struct tide_datatype *b = tide_datatype_builtin(tyi);
+    const struct tide_op_ctype *ct = tide_op_ctype(tyi);
+    bool any = opi == TIDE_OPI(MPI_REPLACE) || opi == TIDE_OPI(MPI_NO_OP);
+    u->k = any ? NULL : tide_op_kernel(opi, tyi);
+    u->tyi = (int16_t)tyi;
+    u->size = b && b->size <= 255 ? (uint8_t)b->size : 0;
+    bool word = b && (b->size == 4 || b->size == 8) && ct && ct->isize == 0 && ct->size == b->size;
+    bool integer = tide_op_kernel(TIDE_OPI(MPI_BAND), tyi) != NULL;
+    bool native = any || (integer && (opi == TIDE_OPI(MPI_SUM) || opi == TIDE_OPI(MPI_BAND) ||
+                                      opi == TIDE_OPI(MPI_BOR) || opi == TIDE_OPI(MPI_BXOR)));
+    if (!u->size || (!any && !u->k))
+        u->cls = UPD_INVALID;
     else
-        tide_datatype_foreach(a->tdt, (size_t)a->tcount, t, acc_piece, &walk);
-    if (stream != small && stream != (unsigned char *)a->origin + a->odt->true_lb)
-        free(stream);
-    return MPI_SUCCESS;
-}
-
-/* Is dt (every element of it, contiguous) 4- or 8-byte integers? Their
- * size in *esize. */
-static bool int_elements(const struct tide_datatype *dt, size_t *esize)
-{
-    static const MPI_Datatype ints[] = {MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG,
-                                        MPI_UNSIGNED_LONG_LONG, MPI_INT32_T, MPI_UINT32_T, MPI_INT64_T,
-                                        MPI_UINT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER, MPI_INTEGER4,
-                                        MPI_INTEGER8};
-    /* per basic type: 0 not known yet, else its integer size or -1 */
-    static int8_t known[TIDE_BUILTIN_TYPE_COUNT];
-    int base;
-    size_t n;
-    if (!dt->contig || dt->size == 0 || !tide_datatype_base(dt, &base, &n) || base <= 0 ||
-        base >= TIDE_BUILTIN_TYPE_COUNT)
-        return false;
-    if (!known[base]) {
-        const struct tide_datatype *b = tide_datatype_builtin(base);
-        known[base] = -1;
-        for (size_t i = 0; b && (b->size == 4 || b->size == 8) && i < sizeof ints / sizeof ints[0]; i++)
-            if (b->handle == ints[i])
-                known[base] = (int8_t)b->size;
-    }
-    if (known[base] < 0)
-        return false;
-    *esize = (size_t)known[base];
-    return true;
+        u->cls = word && native ? UPD_ATOMIC : UPD_LOCKED;
+    return u;
 }
 
 static uint64_t fetch_op(void *t, size_t e, int op, uint64_t v)
@@ -241,20 +210,136 @@ static void store_elem(void *d, size_t e, uint64_t v)
     }
 }
 
-/* The atomic path (see the top); false: take the locked one. */
-static bool atomic_op(struct tide_win *w, const struct tide_rma_args *a, unsigned char *t)
+static bool aligned_to(const void *p, size_t a)
 {
-    size_t e, eo, er;
-    if (!int_elements(a->tdt, &e) || ((uintptr_t)(t + a->tdt->true_lb) & (e - 1)) != 0)
-        return false;
-    size_t n = (size_t)a->tcount * a->tdt->size / e;
-    unsigned char *tgt = t + a->tdt->true_lb;
-    if (a->kind == TIDE_RMA_CAS) {
-        if (!int_elements(a->odt, &eo) || eo != e)
-            return false;
-        uint64_t want = load_elem((const unsigned char *)a->compare + a->odt->true_lb, e);
-        uint64_t put = load_elem((const unsigned char *)a->origin + a->odt->true_lb, e);
-        uint64_t old = want;
+    return (uintptr_t)p % a == 0;
+}
+
+/* n elements at t (contiguous) op= the n at src (NULL for MPI_NO_OP);
+ * their old values to old when not NULL. The accumulate lock is taken
+ * here unless held (the caller holds it for a LOCKED operation). */
+static void update_run(struct tide_win *w, int r, const struct upd *u, int opi, unsigned char *t,
+                       const unsigned char *src, unsigned char *old, size_t n, bool held)
+{
+    size_t e = u->size, bytes = n * e;
+    if (u->cls == UPD_ATOMIC && aligned_to(t, e)) {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t prev = fetch_op(t + i * e, e, opi, src ? load_elem(src + i * e, e) : 0);
+            if (old)
+                store_elem(old + i * e, e, prev);
+        }
+        return;
+    }
+    if (!held)
+        acc_lock(w, r);
+    if (old)
+        memcpy(old, t, bytes);
+    if (opi == TIDE_OPI(MPI_REPLACE))
+        memmove(t, src, bytes);
+    else if (opi != TIDE_OPI(MPI_NO_OP) && u->k && aligned_to(t, e) && aligned_to(src, e))
+        u->k(src, t, n);
+    else if (opi != TIDE_OPI(MPI_NO_OP))
+        tide_op_apply(tide_op_get(TIDE_HANDLE(TIDE_KIND_OP, opi)), src, t, n, tide_datatype_builtin(u->tyi));
+    if (!held)
+        acc_unlock(w, r);
+}
+
+struct acc_walk {
+    struct tide_win *w;
+    int r;
+    const struct upd *u;
+    int opi;
+    const unsigned char *stream; /* the origin's data, packed (NULL: MPI_NO_OP) */
+    unsigned char *old;          /* the target's old data, packed (fetching) */
+    size_t pos;
+    bool held;
+};
+
+static int acc_piece(void *addr, size_t len, void *arg)
+{
+    struct acc_walk *a = arg;
+    update_run(a->w, a->r, a->u, a->opi, addr, a->stream ? a->stream + a->pos : NULL, a->old ? a->old + a->pos : NULL,
+               len / a->u->size, a->held);
+    a->pos += len;
+    return 0;
+}
+
+/* An accumulate or get-accumulate: the target (tcount of tdt at t) op=
+ * the origin's data, the old contents to the result buffer. */
+static int accumulate(struct tide_win *w, unsigned char *t, const struct tide_rma_args *a)
+{
+    size_t total = (size_t)a->tcount * a->tdt->size;
+    if (total == 0)
+        return MPI_SUCCESS;
+    int opi = a->op->index;
+    const struct upd *u = upd_of(opi, a->tdt->base);
+    if (u->cls == UPD_INVALID)
+        return tide_err(MPI_ERR_TYPE, "the target datatype of an accumulate must be made of one predefined type");
+    bool fetch = a->kind == TIDE_RMA_GACC;
+    unsigned char small[2][512], *stream = NULL, *old = NULL;
+    bool noop = opi == TIDE_OPI(MPI_NO_OP);
+    int rc = MPI_SUCCESS;
+    if (!noop) {
+        if (a->odt->contig) {
+            stream = (unsigned char *)a->origin + a->odt->true_lb;
+        } else {
+            stream = total > sizeof small[0] ? malloc(total) : small[0];
+            if (!stream)
+                return tide_err(MPI_ERR_NO_MEM, "out of memory for an accumulate of %zu bytes", total);
+            struct tide_convertor cv;
+            tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
+            tide_conv_pack(&cv, stream, total);
+        }
+    }
+    if (fetch) {
+        old = a->rdt->contig ? (unsigned char *)a->result + a->rdt->true_lb
+                             : total > sizeof small[1] ? malloc(total) : small[1];
+        if (!old)
+            rc = tide_err(MPI_ERR_NO_MEM, "out of memory for a get-accumulate of %zu bytes", total);
+    }
+    if (rc == MPI_SUCCESS) {
+        struct acc_walk walk = {.w = w, .r = a->target, .u = u, .opi = opi, .stream = stream, .old = old,
+                                .held = u->cls == UPD_LOCKED};
+        if (walk.held)
+            acc_lock(w, a->target);
+        if (a->tdt->contig)
+            acc_piece(t + a->tdt->true_lb, total, &walk);
+        else
+            tide_datatype_foreach(a->tdt, (size_t)a->tcount, t, acc_piece, &walk);
+        if (walk.held)
+            acc_unlock(w, a->target);
+        if (fetch && !a->rdt->contig) {
+            struct tide_convertor cv;
+            tide_conv_init(&cv, a->rdt, (size_t)a->rcount, a->result);
+            tide_conv_unpack(&cv, old, total);
+        }
+    }
+    if (stream && stream != small[0] && stream != (unsigned char *)a->origin + a->odt->true_lb)
+        free(stream);
+    if (old && old != small[1] && old != (unsigned char *)a->result + a->rdt->true_lb)
+        free(old);
+    return rc;
+}
+
+int tide_rma_direct_acc_now(struct tide_win *w, int r, unsigned char *t, const void *origin, void *result, size_t n,
+                            int tyi, int opi)
+{
+    const struct upd *u = upd_of(opi, tyi);
+    if (u->cls == UPD_INVALID || (origin && !aligned_to(origin, u->size)) || (result && !aligned_to(result, u->size)))
+        return 0;
+    update_run(w, r, u, opi, t, opi == TIDE_OPI(MPI_NO_OP) ? NULL : origin, result, n, false);
+    return 1;
+}
+
+/* compare-and-swap of one element of e bytes at tgt: a CPU atomic for
+ * 4- and 8-byte types (whose accumulates are atomics too), else under
+ * the lock */
+static void compare_and_swap(struct tide_win *w, int r, unsigned char *tgt, size_t e, int tyi, const void *origin,
+                             const void *compare, void *result)
+{
+    const struct upd *u = upd_of(TIDE_OPI(MPI_REPLACE), tyi);
+    if (u->cls == UPD_ATOMIC && u->size == e && aligned_to(tgt, e)) {
+        uint64_t want = load_elem(compare, e), put = load_elem(origin, e), old = want;
         if (e == 4) {
             uint32_t w4 = (uint32_t)want;
             __atomic_compare_exchange_n((uint32_t *)tgt, &w4, (uint32_t)put, false, __ATOMIC_SEQ_CST,
@@ -263,69 +348,46 @@ static bool atomic_op(struct tide_win *w, const struct tide_rma_args *a, unsigne
         } else {
             __atomic_compare_exchange_n((uint64_t *)tgt, &old, put, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
         }
-        store_elem((unsigned char *)a->result + a->rdt->true_lb, e, old);
-        return true;
+        store_elem(result, e, old);
+        return;
     }
-    int op = a->op->index;
-    if (op != TIDE_OPI(MPI_SUM) && op != TIDE_OPI(MPI_BAND) && op != TIDE_OPI(MPI_BOR) &&
-        op != TIDE_OPI(MPI_BXOR) && op != TIDE_OPI(MPI_REPLACE) && op != TIDE_OPI(MPI_NO_OP))
-        return false;
-    bool fetch = a->kind == TIDE_RMA_GACC;
-    bool reads_origin = op != TIDE_OPI(MPI_NO_OP);
-    if (reads_origin && (!int_elements(a->odt, &eo) || eo != e || (size_t)a->ocount * a->odt->size != n * e))
-        return false;
-    if (fetch && (!int_elements(a->rdt, &er) || er != e || (size_t)a->rcount * a->rdt->size != n * e))
-        return false;
-    (void)w;
-    const unsigned char *src = reads_origin ? (const unsigned char *)a->origin + a->odt->true_lb : NULL;
-    unsigned char *res = fetch ? (unsigned char *)a->result + a->rdt->true_lb : NULL;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v = src ? load_elem(src + i * e, e) : 0;
-        uint64_t old = fetch_op(tgt + i * e, e, op, v);
-        if (res)
-            store_elem(res + i * e, e, old);
-    }
-    return true;
+    acc_lock(w, r);
+    memcpy(result, tgt, e);
+    if (memcmp(result, compare, e) == 0)
+        memcpy(tgt, origin, e);
+    acc_unlock(w, r);
+}
+
+int tide_rma_direct_cas_now(struct tide_win *w, int r, unsigned char *t, const void *origin, const void *compare,
+                            void *result, int tyi)
+{
+    const struct upd *u = upd_of(TIDE_OPI(MPI_BAND), tyi); /* integer and byte types */
+    if (u->cls == UPD_INVALID)
+        return 0;
+    compare_and_swap(w, r, t, u->size, tyi, origin, compare, result);
+    return 1;
 }
 
 int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a)
 {
     int r = a->target;
-    void *t = w->peer_base[r] + (MPI_Aint)a->disp * w->disp_units[r];
-    int rc = MPI_SUCCESS;
-    if ((a->kind == TIDE_RMA_ACC || a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS) && atomic_op(w, a, t))
-        return MPI_SUCCESS;
+    unsigned char *t = w->peer_base[r] + (MPI_Aint)a->disp * w->disp_units[r];
     switch (a->kind) {
     case TIDE_RMA_PUT:
         copy_typed(t, a->tcount, a->tdt, a->origin, a->ocount, a->odt);
-        break;
+        return MPI_SUCCESS;
     case TIDE_RMA_GET:
         copy_typed((void *)a->origin, a->ocount, a->odt, t, a->tcount, a->tdt);
-        break;
+        return MPI_SUCCESS;
     case TIDE_RMA_ACC:
-        acc_lock(w, r);
-        rc = accumulate(t, a);
-        acc_unlock(w, r);
-        break;
     case TIDE_RMA_GACC:
-        acc_lock(w, r);
-        copy_typed(a->result, a->rcount, a->rdt, t, a->tcount, a->tdt);
-        rc = accumulate(t, a);
-        acc_unlock(w, r);
-        break;
-    case TIDE_RMA_CAS: {
-        size_t e = a->odt->size;
-        acc_lock(w, r);
-        memcpy(a->result, t, e);
-        if (memcmp(a->result, a->compare, e) == 0)
-            memcpy(t, a->origin, e);
-        acc_unlock(w, r);
-        break;
-    }
+        return accumulate(w, t, a);
+    case TIDE_RMA_CAS:
+        compare_and_swap(w, r, t + a->tdt->true_lb, a->odt->size, a->odt->base, a->origin, a->compare, a->result);
+        return MPI_SUCCESS;
     default:
-        break;
+        return MPI_SUCCESS;
     }
-    return rc;
 }
 
 /* ---- PSCW ---- */

@@ -209,33 +209,25 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 }
 TIDE_ALIAS(MPI_Rget)
 
-/* An accumulate or get-accumulate of that case with a predefined op the
- * type takes: applied here (rma_direct.c), without the general checks
- * and the request. 1 done, 0 take the checked path. */
-static int direct_acc(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype, void *result,
-                      int rcount, MPI_Datatype rtype, int r, MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
-                      int *rc)
+/* An accumulate or get-accumulate of that case with a predefined type
+ * and op: applied here (rma_direct.c), without the general checks and
+ * the request. 1 done, 0 take the checked path. */
+static inline int direct_acc(struct tide_win *w, int kind, const void *origin, int count, MPI_Datatype otype,
+                             void *result, int rcount, MPI_Datatype rtype, int r, MPI_Aint disp, int tcount,
+                             MPI_Datatype ttype, MPI_Op op)
 {
     struct tide_datatype *dt;
-    if (!w->direct || (kind == TIDE_RMA_GACC && (rtype != ttype || rcount != tcount || !result)) ||
-        (op != MPI_NO_OP && !origin))
+    if (!w->direct || (kind == TIDE_RMA_GACC && (rtype != ttype || rcount != tcount || !result)))
         return 0;
     if (op == MPI_NO_OP)
-        otype = ttype, count = tcount;
-    if (!direct_target(w, count, otype, r, disp, tcount, ttype, &dt))
+        otype = ttype, count = tcount, origin = NULL;
+    else if (!origin)
         return 0;
-    struct tide_op *o = tide_op_get(op);
-    if (!o || !o->predefined || (op != MPI_REPLACE && op != MPI_NO_OP && tide_op_check(o, dt, "one-sided accumulate") != MPI_SUCCESS))
+    unsigned char *t = direct_target(w, count, otype, r, disp, tcount, ttype, &dt);
+    if (!t || !dt->predefined || TIDE_HANDLE_KIND(op) != TIDE_KIND_OP)
         return 0;
-    int base;
-    size_t n;
-    if (!tide_datatype_base(dt, &base, &n))
-        return 0;
-    struct tide_rma_args a = {.kind = kind, .origin = origin, .ocount = op == MPI_NO_OP ? 0 : count,
-                              .odt = dt, .result = result, .rcount = rcount, .rdt = dt, .target = r,
-                              .disp = disp, .tcount = tcount, .tdt = dt, .op = o};
-    *rc = tide_rma_direct_issue(w, &a);
-    return 1;
+    return tide_rma_direct_acc_now(w, r, t, origin, kind == TIDE_RMA_GACC ? result : NULL, (size_t)count, dt->base,
+                                   TIDE_OPI(op));
 }
 
 static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -243,10 +235,9 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
                       MPI_Request *request, const char *fn)
 {
     WIN_OR_FAIL(fn, win, w);
-    int drc;
     if (!request && direct_acc(w, TIDE_RMA_ACC, origin_addr, origin_count, origin_datatype, NULL, 0, 0, target_rank,
-                               target_disp, target_count, target_datatype, op, &drc))
-        return drc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, drc);
+                               target_disp, target_count, target_datatype, op))
+        return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_rma_args a = {.kind = TIDE_RMA_ACC, .origin = origin_addr, .ocount = origin_count,
@@ -289,11 +280,10 @@ static int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatyp
                           MPI_Request *request, const char *fn)
 {
     WIN_OR_FAIL(fn, win, w);
-    int drc;
     if (!request && direct_acc(w, TIDE_RMA_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp, target_count,
-                               target_datatype, op, &drc))
-        return drc == MPI_SUCCESS ? MPI_SUCCESS : tide_raise_win(w, drc);
+                               target_datatype, op))
+        return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
     struct tide_rma_args a = {.kind = TIDE_RMA_GACC, .origin = origin_addr, .ocount = origin_count,
@@ -356,6 +346,10 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Fetch_and_op";
     WIN_OR_FAIL(fn, win, w);
+    if (result_addr &&
+        direct_acc(w, TIDE_RMA_GACC, origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp, 1,
+                   datatype, op))
+        return MPI_SUCCESS;
     struct tide_datatype *dt = tide_datatype_get(datatype);
     if (!dt || !dt->predefined)
         return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be a predefined type (argument datatype)", fn);
@@ -370,6 +364,13 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     TIDE_API_ENTER();
     static const char fn[] = "MPI_Compare_and_swap";
     WIN_OR_FAIL(fn, win, w);
+    if (w->direct && origin_addr && compare_addr && result_addr) {
+        struct tide_datatype *cdt;
+        unsigned char *t = direct_target(w, 1, datatype, target_rank, target_disp, 1, datatype, &cdt);
+        if (t && cdt->predefined &&
+            tide_rma_direct_cas_now(w, target_rank, t, origin_addr, compare_addr, result_addr, cdt->base))
+            return MPI_SUCCESS;
+    }
     struct tide_datatype *dt = tide_datatype_get(datatype);
     if (!dt || !dt->predefined)
         return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be a predefined type (argument datatype)", fn);

@@ -247,6 +247,17 @@ int tide_rma_epoch_of(struct tide_win *w, int r);
 #define TIDE_RMA_CTL_BYTES(n) \
     ((((size_t)(n) * (TIDE_RMA_CTL_WORDS + 2 * TIDE_RMA_PSCW_WORDS(n)) * sizeof(uint64_t)) + 63) & ~(size_t)63)
 int tide_rma_direct_issue(struct tide_win *w, const struct tide_rma_args *a);
+/* An accumulate (result NULL) or get-accumulate of n elements of the
+ * predefined type of builtin index tyi with predefined op index opi,
+ * contiguous at t in rank r's memory and at origin and result: 1 done,
+ * 0 when the pair is not allowed or a buffer is not aligned for the type
+ * (the checked path then takes it). */
+/* A compare-and-swap of one element of an integer or byte type (builtin
+ * index tyi) at t in rank r's memory: 1 done, 0 take the checked path. */
+int tide_rma_direct_cas_now(struct tide_win *w, int r, unsigned char *t, const void *origin, const void *compare,
+                            void *result, int tyi);
+int tide_rma_direct_acc_now(struct tide_win *w, int r, unsigned char *t, const void *origin, void *result, size_t n,
+                            int tyi, int opi);
 void tide_rma_direct_lock(struct tide_win *w, int r, int type);
 void tide_rma_direct_unlock(struct tide_win *w, int r, int type);
 /* PSCW on such windows: notices are bits in the segment, set by the

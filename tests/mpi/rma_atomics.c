@@ -7,13 +7,36 @@
  * link); MPI_Get_accumulate; MPI_Accumulate with every predefined
  * operation on int and double (and MAXLOC/MINLOC on MPI_2INT); the
  * request-based MPI_Rput / MPI_Rget / MPI_Raccumulate / MPI_Rget_accumulate
- * completed with MPI_Wait inside a lock_all epoch.
+ * completed with MPI_Wait inside a lock_all epoch; MPI_SUM on the same
+ * elements at once from contiguous and strided target layouts and from
+ * MPI_Fetch_and_op (every update counted). With the argument "allocate"
+ * every window comes from MPI_Win_allocate (memory the processes of a
+ * node share, where operations are done by the origin), else from
+ * MPI_Win_create (operations as messages).
  */
 #include "testutil.h"
 
 enum { FAO, REPL, MUTEX, CS, TAIL, HEAD, GACC, GARR, RACC = GARR + 4, RGACC, RPUT, NODES };
 
 static int rank, size;
+static int allocate_mode;
+
+/* A window over the bytes at *buf, which hold its initial contents:
+ * MPI_Win_create over them, or in allocate mode MPI_Win_allocate'd memory
+ * given a copy of them (*buf then points at it). */
+static void make_window(void *buf_inout, MPI_Aint bytes, int disp_unit, MPI_Win *win)
+{
+    void **buf = buf_inout;
+    if (!allocate_mode) {
+        CHECK_OK(MPI_Win_create(*buf, bytes, disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, win));
+        return;
+    }
+    void *mem;
+    CHECK_OK(MPI_Win_allocate(bytes, disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, win));
+    memcpy(mem, *buf, (size_t)bytes);
+    *buf = mem;
+    MPI_Barrier(MPI_COMM_WORLD);
+}
 
 /* all values from every rank must be exactly 0..size*k-1 */
 static void check_permutation(const int *mine, int k, const char *what)
@@ -43,16 +66,16 @@ static void test_ops(void)
     const MPI_Op dops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_REPLACE};
     const double dinit[] = {0.25, 1.0, -1e9, 1e9, -1.0};
     enum { ND = 5 };
-    int ibuf[NI];
-    double dbuf[ND];
-    int pairs[4]; /* MAXLOC (value, index), MINLOC */
-    memcpy(ibuf, iinit, sizeof ibuf);
-    memcpy(dbuf, dinit, sizeof dbuf);
+    int iarr[NI], *ibuf = iarr;
+    double darr[ND], *dbuf = darr;
+    int parr[4], *pairs = parr; /* MAXLOC (value, index), MINLOC */
+    memcpy(ibuf, iinit, sizeof iarr);
+    memcpy(dbuf, dinit, sizeof darr);
     pairs[0] = -1000, pairs[1] = -1, pairs[2] = 1000, pairs[3] = -1;
     MPI_Win iw, dw, pw;
-    CHECK_OK(MPI_Win_create(ibuf, sizeof ibuf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &iw));
-    CHECK_OK(MPI_Win_create(dbuf, sizeof dbuf, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &dw));
-    CHECK_OK(MPI_Win_create(pairs, sizeof pairs, 2 * sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &pw));
+    make_window(&ibuf, sizeof iarr, sizeof(int), &iw);
+    make_window(&dbuf, sizeof darr, sizeof(double), &dw);
+    make_window(&pairs, sizeof parr, 2 * sizeof(int), &pw);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, iw);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, dw);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, pw);
@@ -143,17 +166,19 @@ static void test_ops(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    allocate_mode = argc > 1 && strcmp(argv[1], "allocate") == 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int K = size > 8 ? 10 : 25;   /* fetch-and-ops per rank */
     int KM = size > 8 ? 3 : 6;    /* mutex acquisitions per rank */
     int KL = 4;                   /* list nodes per rank */
-    int n = NODES + 2 * KL;
-    int *buf = calloc(n, sizeof(int));
+    enum { MIX = 8 };             /* elements summed into from three layouts */
+    int n = NODES + 2 * KL + 2 * MIX;
+    int *buf = calloc(n, sizeof(int)), *mem = buf;
     for (int i = 0; i < KL; i++)
         buf[NODES + 2 * i] = rank * 1000 + i; /* value; link 0 = none */
     MPI_Win win;
-    CHECK_OK(MPI_Win_create(buf, n * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    make_window(&buf, n * sizeof(int), sizeof(int), &win);
     int one = 1;
     int *got = malloc(sizeof(int) * K);
 
@@ -317,8 +342,46 @@ int main(int argc, char **argv)
         CHECK(buf[RACC] == size && buf[RGACC] == size, "raccumulate %d, rget_accumulate %d", buf[RACC], buf[RGACC]);
         CHECK_OK(MPI_Win_unlock(0, win));
     }
+    /* MPI_SUM into the same elements at once: contiguous runs, a strided
+     * target type and single-element fetch-and-ops; accumulates to one
+     * element are atomic with respect to each other whatever the layout
+     * (11.7.1), so none may be lost */
+    int mixbase = NODES + 2 * KL, KX = size > 8 ? 20 : 60;
+    MPI_Datatype every_other;
+    MPI_Type_vector(MIX, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    int ones[2 * MIX], fetched;
+    for (int i = 0; i < 2 * MIX; i++)
+        ones[i] = 1;
+    CHECK_OK(MPI_Win_lock_all(0, win));
+    for (int it = 0; it < KX; it++) {
+        switch ((rank + it) % 3) {
+        case 0: /* every element of the region */
+            CHECK_OK(MPI_Accumulate(ones, 2 * MIX, MPI_INT, 0, mixbase, 2 * MIX, MPI_INT, MPI_SUM, win));
+            break;
+        case 1: /* the even elements, as a vector at the target */
+            CHECK_OK(MPI_Accumulate(ones, MIX, MPI_INT, 0, mixbase, 1, every_other, MPI_SUM, win));
+            CHECK_OK(MPI_Accumulate(ones, MIX, MPI_INT, 0, mixbase + 1, 1, every_other, MPI_SUM, win));
+            break;
+        default: /* one at a time */
+            for (int i = 0; i < 2 * MIX; i++)
+                CHECK_OK(MPI_Fetch_and_op(&ones[i], &fetched, MPI_INT, 0, mixbase + i, MPI_SUM, win));
+            break;
+        }
+    }
+    CHECK_OK(MPI_Win_unlock_all(win));
+    MPI_Type_free(&every_other);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        CHECK_OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        for (int i = 0; i < 2 * MIX; i++)
+            CHECK(buf[mixbase + i] == KX * size, "element %d summed to %d, expected %d (an update was lost)", i,
+                  buf[mixbase + i], KX * size);
+        CHECK_OK(MPI_Win_unlock(0, win));
+    }
+
     CHECK_OK(MPI_Win_free(&win));
-    free(buf);
+    free(mem);
     free(got);
 
     test_ops();

@@ -8,6 +8,11 @@ for p in basic fence pscw lock atomics dynamic shared dtype errors; do
         tcase rma.$p.$n -t 120 -out "rma_$p: ok" -- $MPIEXEC -n $n $TB/rma_$p
     done
 done
+# atomics on memory the processes share (done by the origin, with CPU
+# atomics or under the target's lock)
+for n in 2 4 8 16; do
+    tcase rma.atomics-shared.$n -t 120 -out "rma_atomics: ok" -- $MPIEXEC -n $n $TB/rma_atomics allocate
+done
 # post/start/complete/wait with the notices as flags in shared memory
 for n in 2 4 8; do
     tcase rma.pscw-shared.$n -t 120 -out "rma_pscw: ok" -- $MPIEXEC -n $n $TB/rma_pscw allocate
