@@ -866,8 +866,8 @@ int tide_send_start(struct tide_request *s)
  * NULL. sreq names the sender's request (0: none). */
 /* Inlined into both callers: a layer less on the path of every small message. */
 static inline __attribute__((always_inline)) struct tide_proc *
-eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag, struct tide_comm *comm,
-          uint32_t ctx, uint64_t sreq, struct tide_transport **txp)
+eager_now(const void *prefix, size_t prefix_len, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,
+          int tag, struct tide_comm *comm, uint32_t ctx, uint64_t sreq, struct tide_transport **txp)
 {
     struct tide_proc *p = comm->peers[dest];
     if (p == tide.me || p->pend_head)
@@ -876,13 +876,18 @@ eager_now(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, 
     if (__builtin_expect(tide_comm_faults != 0, 0))
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
-    size_t bytes = (size_t)count * dt->size;
+    size_t bytes = (size_t)count * dt->size + prefix_len;
     if (!tx || !goes_eager(p, tx, ctx, bytes))
         return NULL;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
                          .sreq = sreq};
     int rc;
-    if (dt->contig) {
+    if (prefix_len) {
+        /* the prefix as the header's extra data, the buffer after it */
+        struct tide_convertor cv;
+        tide_conv_init(&cv, dt, (size_t)count, buf);
+        rc = tx->send(p, &h, prefix, prefix_len, &cv, bytes - prefix_len);
+    } else if (dt->contig) {
         /* the bytes go as they are, as the header's extra data */
         rc = tx->send(p, &h, (const void *)((uintptr_t)buf + (uintptr_t)dt->true_lb), bytes, NULL, 0);
     } else {
@@ -902,14 +907,22 @@ int tide_send_immediate(const void *buf, MPI_Count count, struct tide_datatype *
                         struct tide_comm *comm, uint32_t ctx)
 {
     struct tide_transport *tx;
-    return eager_now(buf, count, dt, dest, tag, comm, tide_comm_send_ctx(comm, dest, ctx), 0, &tx) != NULL;
+    return eager_now(NULL, 0, buf, count, dt, dest, tag, comm, tide_comm_send_ctx(comm, dest, ctx), 0, &tx) != NULL;
+}
+
+int tide_send_immediate_prefixed(const void *prefix, size_t prefix_len, const void *buf, MPI_Count count,
+                                 struct tide_datatype *dt, int dest, int tag, struct tide_comm *comm, uint32_t ctx)
+{
+    struct tide_transport *tx;
+    return eager_now(prefix, prefix_len, buf, count, dt, dest, tag, comm, tide_comm_send_ctx(comm, dest, ctx), 0,
+                     &tx) != NULL;
 }
 
 int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int dest,
                          int tag, struct tide_comm *comm, uint32_t ctx, int mode)
 {
     struct tide_transport *tx;
-    struct tide_proc *p = eager_now(buf, count, dt, dest, tag, comm, ctx, r->id, &tx);
+    struct tide_proc *p = eager_now(NULL, 0, buf, count, dt, dest, tag, comm, ctx, r->id, &tx);
     if (!p)
         return 0;
     /* what a cancel needs (the message may still be unmatched there) */

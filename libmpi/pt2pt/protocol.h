@@ -51,6 +51,10 @@ int tide_send_start(struct tide_request *req);
  * not busy): returns 1 if sent, 0 if the caller must use a request. */
 int tide_send_immediate(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                         struct tide_comm *comm, uint32_t ctx);
+/* As tide_send_immediate, the message being prefix_len bytes at prefix
+ * followed by the buffer's data (one message, no staging copy). */
+int tide_send_immediate_prefixed(const void *prefix, size_t prefix_len, const void *buf, MPI_Count count,
+                                 struct tide_datatype *dt, int dest, int tag, struct tide_comm *comm, uint32_t ctx);
 /* A nonblocking standard or ready send that goes out eagerly at once:
  * returns 1 with r (new, unfilled) complete and holding only what a
  * cancel needs (no datatype or communicator reference), 0 if r must be

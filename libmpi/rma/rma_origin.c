@@ -118,6 +118,43 @@ static int start_send(struct tide_rma_opreq *op, const void *buf, MPI_Count coun
     return rc;
 }
 
+/* The message of an operation sent whole: header, target layout, data. */
+static void pack_message(unsigned char *m, const struct tide_rma_args *a, const struct tide_rma_hdr *h,
+                         const struct tide_rma_piece *pieces)
+{
+    size_t pb = (size_t)h->npieces * sizeof(struct tide_rma_piece);
+    memcpy(m, h, sizeof *h);
+    if (pb)
+        memcpy(m + sizeof *h, pieces, pb);
+    unsigned char *d = m + sizeof *h + pb;
+    if (a->kind == TIDE_RMA_CAS) {
+        memcpy(d, a->origin, h->elem);
+        memcpy(d + h->elem, a->compare, h->elem);
+    } else if (h->payload) {
+        struct tide_convertor cv;
+        tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
+        tide_conv_pack(&cv, d, h->payload);
+    }
+}
+
+/* Put the message of an operation sent whole out at once if the
+ * transport takes it: true if it did. The header is sent before the
+ * origin's data straight from its buffer where there is no layout to
+ * add, else the message is assembled here first. */
+static bool send_now(struct tide_win *w, const struct tide_rma_args *a, const struct tide_rma_hdr *h,
+                     const struct tide_rma_piece *pieces)
+{
+    uint32_t ctx = w->comm->context_id;
+    if (h->npieces == 0 && a->kind != TIDE_RMA_CAS)
+        return tide_send_immediate_prefixed(h, sizeof *h, a->origin, h->payload ? a->ocount : 0, a->odt,
+                                            a->target, TIDE_RMA_TAG_REQ, w->comm, ctx);
+    _Alignas(16) unsigned char m[sizeof *h + TIDE_RMA_INLINE_MAX];
+    pack_message(m, a, h, pieces);
+    return tide_send_immediate(m, (MPI_Count)(sizeof *h + (size_t)h->npieces * sizeof(struct tide_rma_piece) +
+                                              h->payload),
+                               tide_datatype_get(MPI_BYTE), a->target, TIDE_RMA_TAG_REQ, w->comm, ctx);
+}
+
 int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Request *req, const char *fn)
 {
     if (__builtin_expect(tide_comm_faults != 0, 0)) {
@@ -183,34 +220,15 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
     size_t pb = (size_t)h.npieces * sizeof(struct tide_rma_piece);
     bool fetches = a->kind == TIDE_RMA_GET || a->kind == TIDE_RMA_GACC || a->kind == TIDE_RMA_CAS;
     bool one_message = pb + h.payload <= TIDE_RMA_INLINE_MAX;
-    /* the whole operation in one message, built here */
-    _Alignas(16) unsigned char m[sizeof h + TIDE_RMA_INLINE_MAX];
-    size_t len = 0;
-    if (one_message) {
+    if (one_message)
         h.flags |= TIDE_RMA_F_INLINE;
-        len = sizeof h + pb + h.payload;
-        memcpy(m, &h, sizeof h);
-        if (pb)
-            memcpy(m + sizeof h, pc.p, pb);
-        unsigned char *d = m + sizeof h + pb;
-        if (a->kind == TIDE_RMA_CAS) {
-            memcpy(d, a->origin, elem);
-            memcpy(d + elem, a->compare, elem);
-        } else if (h.payload) {
-            struct tide_convertor cv;
-            tide_conv_init(&cv, a->odt, (size_t)a->ocount, a->origin);
-            tide_conv_pack(&cv, d, h.payload);
-        }
-    }
     if (h.flags & TIDE_RMA_F_FENCE)
         w->fence_sent[a->target]++;
     if (a->kind == TIDE_RMA_PUT || a->kind == TIDE_RMA_ACC)
         w->peers[a->target].dirty = true; /* fetching kinds are done when their answer is in */
     /* a put or accumulate the transport takes at once is locally
      * complete: nothing to track */
-    if (one_message && !fetches && !user &&
-        tide_send_immediate(m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), a->target, TIDE_RMA_TAG_REQ, w->comm,
-                            w->comm->context_id)) {
+    if (one_message && !fetches && !user && send_now(w, a, &h, pc.p)) {
         free(pc.p);
         return MPI_SUCCESS;
     }
@@ -234,13 +252,13 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
         rc = start_recv(op, a->result, a->rcount, a->rdt);
 
     if (rc == MPI_SUCCESS && one_message) {
-        if (!tide_send_immediate(m, (MPI_Count)len, tide_datatype_get(MPI_BYTE), a->target, TIDE_RMA_TAG_REQ,
-                                 w->comm, w->comm->context_id)) {
+        if (!send_now(w, a, &h, pc.p)) {
+            size_t len = sizeof h + pb + h.payload;
             unsigned char *copy = malloc(len);
             if (!copy) {
                 rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
             } else {
-                memcpy(copy, m, len);
+                pack_message(copy, a, &h, pc.p);
                 op->buf = copy;
                 rc = start_send(op, copy, (MPI_Count)len, tide_datatype_get(MPI_BYTE), TIDE_RMA_TAG_REQ);
             }

@@ -243,7 +243,7 @@ static bool apply_now(struct tide_win *w, int src, const unsigned char *msg, siz
         return false;
     _Alignas(16) unsigned char aligned[TIDE_RMA_INLINE_MAX];
     p.payload = (unsigned char *)msg + sizeof p.h;
-    if (p.h.payload && ((uintptr_t)p.payload & 15) != 0)
+    if (p.h.payload && p.h.kind != TIDE_RMA_PUT && ((uintptr_t)p.payload & 15) != 0)
         p.payload = memcpy(aligned, p.payload, p.h.payload);
     apply(w, src, &p);
     return true;
@@ -388,6 +388,10 @@ static void acc_in(unsigned char *tgt, unsigned char *s, size_t len, void *arg)
 static void reply(struct tide_win *w, int origin, struct tide_rma_pending *p, bool ok)
 {
     size_t n = p->h.nbytes;
+    if (ok && p->h.kind == TIDE_RMA_GET && p->h.npieces == 0 &&
+        tide_send_immediate(target_addr(w, p->h.offset, 0, n), (MPI_Count)n, byte_type(), origin,
+                            TIDE_RMA_TAG_REPLY, w->comm, win_ctx(w)))
+        return; /* one run of the window, put out at once from where it is */
     if (ok && p->h.kind == TIDE_RMA_GET && p->h.npieces == 0 && n > TIDE_RMA_INLINE_MAX) {
         /* one run of the window: sent from where it is */
         int rc = send_bytes(w, origin, TIDE_RMA_TAG_REPLY, target_addr(w, p->h.offset, 0, n), n, false);
