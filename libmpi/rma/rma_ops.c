@@ -25,6 +25,27 @@ struct side {
     const char *what; /* "origin", "result", "target" */
 };
 
+/* The arguments of an operation, every field set one by one (a
+ * zeroing initializer of the whole structure costs more than the
+ * stores on the path of every operation). */
+static inline void args_set(struct tide_rma_args *a, int kind, const void *origin, MPI_Count ocount, void *result,
+                            MPI_Count rcount, const void *compare, int target, MPI_Aint disp, MPI_Count tcount)
+{
+    a->kind = kind;
+    a->origin = origin;
+    a->ocount = ocount;
+    a->odt = NULL;
+    a->result = result;
+    a->rcount = rcount;
+    a->rdt = NULL;
+    a->compare = compare;
+    a->target = target;
+    a->disp = disp;
+    a->tcount = tcount;
+    a->tdt = NULL;
+    a->op = NULL;
+}
+
 static int check_side(struct tide_win *w, const struct side *s, struct tide_datatype **out, const char *fn)
 {
     if (s->count < 0)
@@ -160,8 +181,8 @@ static int put_get(int kind, const void *origin_addr, int origin_count, MPI_Data
         return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
-    struct tide_rma_args a = {.kind = kind, .origin = origin_addr, .ocount = origin_count, .target = target_rank,
-                              .disp = target_disp, .tcount = target_count};
+    struct tide_rma_args a;
+    args_set(&a, kind, origin_addr, origin_count, NULL, 0, NULL, target_rank, target_disp, target_count);
     struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
     int rc = check_side(w, &o, &a.odt, fn);
     if (rc == MPI_SUCCESS)
@@ -240,8 +261,8 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
         return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
-    struct tide_rma_args a = {.kind = TIDE_RMA_ACC, .origin = origin_addr, .ocount = origin_count,
-                              .target = target_rank, .disp = target_disp, .tcount = target_count};
+    struct tide_rma_args a;
+    args_set(&a, TIDE_RMA_ACC, origin_addr, origin_count, NULL, 0, NULL, target_rank, target_disp, target_count);
     struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
     int rc = check_side(w, &o, &a.odt, fn);
     if (rc == MPI_SUCCESS)
@@ -286,9 +307,9 @@ static int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatyp
         return MPI_SUCCESS;
     if (request == NULL && fn[4] == 'R')
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "%s: request must not be NULL", fn);
-    struct tide_rma_args a = {.kind = TIDE_RMA_GACC, .origin = origin_addr, .ocount = origin_count,
-                              .result = result_addr, .rcount = result_count, .target = target_rank,
-                              .disp = target_disp, .tcount = target_count};
+    struct tide_rma_args a;
+    args_set(&a, TIDE_RMA_GACC, origin_addr, origin_count, result_addr, result_count, NULL, target_rank, target_disp,
+             target_count);
     bool no_op = op == MPI_NO_OP;
     struct side o = {origin_addr, origin_count, origin_datatype, "origin"};
     struct side r = {result_addr, result_count, result_datatype, "result"};
@@ -381,9 +402,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return TIDE_ERR_WIN(w, MPI_ERR_TYPE, "%s: the datatype must be an integer, logical or byte type", fn);
     if (!origin_addr || !compare_addr || !result_addr)
         return TIDE_ERR_WIN(w, MPI_ERR_BUFFER, "%s: origin_addr, compare_addr and result_addr must not be NULL", fn);
-    struct tide_rma_args a = {.kind = TIDE_RMA_CAS, .origin = origin_addr, .ocount = 1, .odt = dt,
-                              .result = result_addr, .rcount = 1, .rdt = dt, .compare = compare_addr,
-                              .target = target_rank, .disp = target_disp, .tcount = 1};
+    struct tide_rma_args a;
+    args_set(&a, TIDE_RMA_CAS, origin_addr, 1, result_addr, 1, compare_addr, target_rank, target_disp, 1);
+    a.odt = a.rdt = dt;
     int rc = check_target(w, &a, datatype, false, fn);
     if (rc != MPI_SUCCESS)
         return rc;
