@@ -26,6 +26,8 @@ void tide_rma_proc_failed(struct tide_proc *p)
             w->lock_excl = -1; /* the lock it held here is gone with it */
         if (w->error == MPI_SUCCESS)
             w->error = tide_ft_failed_error("one-sided communication", w->comm, p);
+        /* its answers will not come */
+        tide_rma_fetches_abandon(w, r, tide_ft_failed_error("one-sided communication", w->comm, p));
     }
 }
 

@@ -31,6 +31,11 @@ struct tide_rma_opreq {
     struct tide_request *user;  /* MPI_Rput & co */
     void *buf;                  /* the message (header ...) */
     struct tide_rma_piece *pieces;
+    /* a fetching operation waiting in its target's queue of answers */
+    struct tide_rma_opreq *next_fetch;
+    void *rbuf;
+    MPI_Count rcount;
+    struct tide_datatype *rdt;
 };
 
 static void op_done(struct tide_rma_opreq *op)
@@ -98,14 +103,91 @@ static int collect_piece(void *addr, size_t len, void *arg)
     return 0;
 }
 
+/* The answer of a fetching operation. From another process it is
+ * awaited in the target's queue (answers come in issue order) and taken
+ * as it arrives (tide_rma_reply_arrived); from this process it is a
+ * receive. */
 static int start_recv(struct tide_rma_opreq *op, void *buf, MPI_Count count, struct tide_datatype *dt)
 {
     struct tide_request *r;
     struct tide_win *w = op->w;
+    if (op->target != w->rank) {
+        op->rbuf = buf;
+        op->rcount = count;
+        op->rdt = dt;
+        tide_datatype_retain(dt);
+        op->pending++;
+        struct tide_rma_origin_state *o = &w->peers[op->target];
+        if (o->fetch_tail)
+            o->fetch_tail->next_fetch = op;
+        else
+            o->fetch_head = op;
+        o->fetch_tail = op;
+        return MPI_SUCCESS;
+    }
     int rc = tide_irecv(buf, count, dt, op->target, TIDE_RMA_TAG_REPLY, w->comm, w->comm->context_id, &r);
     if (rc == MPI_SUCCESS)
         track(op, r);
     return rc;
+}
+
+/* op's answer has been taken (or will never come) */
+static void fetch_done(struct tide_rma_opreq *op, int err)
+{
+    tide_datatype_release(op->rdt);
+    op->rdt = NULL;
+    if (err != MPI_SUCCESS && op->error == MPI_SUCCESS)
+        op->error = err;
+    if (--op->pending == 0)
+        op_done(op);
+}
+
+static struct tide_rma_opreq *fetch_pop(struct tide_rma_origin_state *o)
+{
+    struct tide_rma_opreq *op = o->fetch_head;
+    if (op) {
+        o->fetch_head = op->next_fetch;
+        if (!o->fetch_head)
+            o->fetch_tail = NULL;
+        op->next_fetch = NULL;
+    }
+    return op;
+}
+
+bool tide_rma_reply_arrived(struct tide_win *w, int src, bool eager, const void *payload, size_t plen)
+{
+    struct tide_rma_opreq *op = fetch_pop(&w->peers[src]);
+    if (!op)
+        return false; /* nothing awaited: left to matching, which drops it */
+    if (!eager) {
+        /* a large answer: a receive for it, which the message matches
+         * right after this */
+        struct tide_request *r;
+        int rc = tide_irecv(op->rbuf, op->rcount, op->rdt, src, TIDE_RMA_TAG_REPLY, w->comm, w->comm->context_id, &r);
+        if (rc == MPI_SUCCESS)
+            track(op, r);
+        fetch_done(op, rc);
+        return false;
+    }
+    size_t room = (size_t)op->rcount * op->rdt->size;
+    int err = MPI_SUCCESS;
+    if (plen > room) {
+        err = tide_err(MPI_ERR_TRUNCATE, "the answer of a one-sided operation from rank %d holds %zu bytes, %zu expected",
+                       src, plen, room);
+    } else if (plen) {
+        struct tide_convertor cv;
+        tide_conv_init(&cv, op->rdt, (size_t)op->rcount, op->rbuf);
+        tide_conv_unpack(&cv, payload, plen);
+    }
+    fetch_done(op, err);
+    return true;
+}
+
+void tide_rma_fetches_abandon(struct tide_win *w, int r, int err)
+{
+    struct tide_rma_opreq *op;
+    while ((op = fetch_pop(&w->peers[r])))
+        fetch_done(op, err);
 }
 
 static int start_send(struct tide_rma_opreq *op, const void *buf, MPI_Count count, struct tide_datatype *dt, int tag)

@@ -126,14 +126,19 @@ int tide_rma_send_marker(struct tide_win *w, int r, int kind, int arg)
 /* ---- posting the receives ---- */
 
 /* The window's messages as they arrive (the matching queue's arrival
- * handler): an origin's header or a target's control message is taken
+ * handler): answers go to the operations awaiting them; an origin's
+ * header or a target's control message is taken
  * at once when it came whole and nothing of the same kind from the same
  * process waits in the posted receive's path (which keeps them in
  * order); otherwise it goes that way, and is counted. */
 static bool take_arrival(void *arg, int src, int tag, bool eager, const void *payload, size_t plen)
 {
     struct tide_win *w = arg;
-    if (src < 0 || src >= w->size || (tag != TIDE_RMA_TAG_REQ && tag != TIDE_RMA_TAG_CTRL))
+    if (src < 0 || src >= w->size)
+        return false;
+    if (tag == TIDE_RMA_TAG_REPLY)
+        return tide_rma_reply_arrived(w, src, eager, payload, plen);
+    if (tag != TIDE_RMA_TAG_REQ && tag != TIDE_RMA_TAG_CTRL)
         return false;
     struct tide_rma_origin_state *o = &w->peers[src];
     if (tag == TIDE_RMA_TAG_REQ) {

@@ -78,6 +78,7 @@ struct tide_rma_origin_state {
     bool dirty;             /* as an origin: operations sent since its last flush */
     bool nocheck;           /* as an origin: the lock was taken with MPI_MODE_NOCHECK */
     bool want_grant;        /* as an origin: asked for the lock, not granted yet */
+    struct tide_rma_opreq *fetch_head, *fetch_tail; /* as an origin: operations awaiting their answer, in order */
     uint32_t req_queued;    /* as a target: headers left to the posted receive (rma_target.c) */
     uint32_t ctrl_queued;   /* as an origin: control messages left to the posted receive */
 };
@@ -226,6 +227,13 @@ struct tide_rma_access;
 void tide_rma_check_init(struct tide_win *w);
 int tide_rma_check_access(struct tide_win *w, const struct tide_rma_args *a, const char *fn);
 void tide_rma_check_forget(struct tide_win *w, int target);
+/* An answer (fetched data) from src arrived: given to the oldest
+ * operation awaiting one from src; true if taken here, false if it is
+ * left to matching (a receive for it has been posted when it is not
+ * eager). */
+bool tide_rma_reply_arrived(struct tide_win *w, int src, bool eager, const void *payload, size_t plen);
+/* Rank r failed: the operations awaiting its answers end with err. */
+void tide_rma_fetches_abandon(struct tide_win *w, int r, int err);
 /* Wait until no operation to rank r (-1: any) is in flight locally. */
 int tide_rma_wait_local(struct tide_win *w, int r);
 /* Wait until acknowledgements from r reach acks_wanted. */
