@@ -47,6 +47,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* The longest header of a ring entry (shm_send). */
+#define SHM_HDR_MAX 64
+
 extern struct tide_transport tide_shm_transport;
 
 #define SEG_MAGIC 0x314d485345444954ull /* "TIDESHM1" */
@@ -264,7 +267,7 @@ int tide_shm_init(char *err, size_t errlen)
         tide.oversubscribed ? tide.tuning.shm_eager_limit_oversub : tide.tuning.shm_eager_limit;
     tide_shm_transport.eager_limit_coll =
         tide.oversubscribed ? tide.tuning.shm_eager_limit_oversub : tide.tuning.shm_eager_limit_coll;
-    size_t maxp = tide_ring_max_payload(ring) - sizeof(struct tide_hdr);
+    size_t maxp = tide_ring_max_payload(ring) - SHM_HDR_MAX;
     if (tide_shm_transport.eager_limit > maxp)
         tide_shm_transport.eager_limit = maxp;
     if (tide_shm_transport.eager_limit_coll > maxp)
@@ -423,16 +426,24 @@ static bool shm_reachable(struct tide_proc *p, const struct tide_card *card)
         return false;
     p->tx_state = peer;
     /* its ring may be smaller than ours (another job, other settings) */
-    p->msg_max = tide_ring_max_payload(peer->hdr->ring_size) - sizeof(struct tide_hdr);
+    p->msg_max = tide_ring_max_payload(peer->hdr->ring_size) - SHM_HDR_MAX;
     return true;
 }
 
 /* An eager message goes with a short header: its length is the entry's,
  * and its sender request id is left out when it has none, so that up to
  * 40 payload bytes share the entry's first cache line with the word and
- * the header. The first byte tells the forms apart. */
-#define SHORT_EAGER 0x80    /* type byte: short eager header, no request id */
-#define SHORT_EAGER_ID 0x81 /* type byte: short eager header and request id */
+ * the header. A payload of a cache line or more follows a padded header
+ * (SHORT_EAGER_PAD, the pad's length in the niov field): it starts 32
+ * bytes into the entry and the entry ends at a line boundary or at
+ * least half-way into its last line. A message ending just past a line
+ * boundary costs a third more in a ping-pong of 128 B-2 KiB on the
+ * machines measured (the line the receiver polls next is then taken
+ * from it before it has finished with the message's last line). The
+ * first byte tells the forms apart. */
+#define SHORT_EAGER 0x80     /* type byte: short eager header, no request id */
+#define SHORT_EAGER_ID 0x81  /* type byte: short eager header and request id */
+#define SHORT_EAGER_PAD 0x82 /* type byte: short eager header, request id (or 0), padding */
 struct short_eager {
     uint8_t type;
     uint8_t flags;
@@ -450,35 +461,53 @@ static inline size_t header_size(const struct tide_hdr *h, size_t body)
 {
     if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body)
         return sizeof *h;
-    return h->sreq ? sizeof(struct short_eager) + sizeof h->sreq : sizeof(struct short_eager);
+    if (body < TIDE_RING_CELL)
+        return h->sreq ? sizeof(struct short_eager) + sizeof h->sreq : sizeof(struct short_eager);
+    size_t hlen = sizeof(struct short_eager) + sizeof h->sreq;
+    size_t end = (8 + hlen + body) % TIDE_RING_CELL; /* 8: the ring's word */
+    return end && end < TIDE_RING_CELL / 2 ? hlen + TIDE_RING_CELL / 2 - end : hlen;
 }
 
-static inline void header_out(uint8_t *dst, const struct tide_hdr *h, size_t hlen)
+static inline void header_out(uint8_t *dst, const struct tide_hdr *h, size_t hlen, size_t body)
 {
-    if (hlen == sizeof *h) {
+    if (h->type != TIDE_MSG_EAGER || h->aux != 0 || h->len != body) {
         memcpy(dst, h, sizeof *h);
         return;
     }
     /* type, flags, niov, ctx, src, tag: the full header's first 16 bytes */
     memcpy(dst, h, sizeof(struct short_eager));
-    dst[0] = h->sreq ? SHORT_EAGER_ID : SHORT_EAGER;
-    if (h->sreq)
+    size_t with_id = sizeof(struct short_eager) + sizeof h->sreq;
+    if (hlen >= with_id && (hlen > with_id || !h->sreq)) {
+        uint16_t pad = (uint16_t)(hlen - with_id);
+        dst[0] = SHORT_EAGER_PAD;
+        memcpy(dst + offsetof(struct short_eager, niov), &pad, sizeof pad);
+    } else {
+        dst[0] = h->sreq ? SHORT_EAGER_ID : SHORT_EAGER;
+    }
+    if (hlen >= with_id)
         memcpy(dst + sizeof(struct short_eager), &h->sreq, sizeof h->sreq);
 }
 
 /* The full header of an entry of len bytes; its size there, 0 if invalid. */
 static size_t header_in(struct tide_hdr *h, const uint8_t *msg, size_t len)
 {
-    if (len >= sizeof(struct short_eager) && (msg[0] == SHORT_EAGER || msg[0] == SHORT_EAGER_ID)) {
+    if (len >= sizeof(struct short_eager) &&
+        (msg[0] == SHORT_EAGER || msg[0] == SHORT_EAGER_ID || msg[0] == SHORT_EAGER_PAD)) {
         struct short_eager s;
         memcpy(&s, msg, sizeof s);
         size_t n = sizeof s;
         uint64_t sreq = 0;
-        if (s.type == SHORT_EAGER_ID) {
+        if (s.type != SHORT_EAGER) {
             if (len < n + sizeof sreq)
                 return 0;
             memcpy(&sreq, msg + n, sizeof sreq);
             n += sizeof sreq;
+        }
+        if (s.type == SHORT_EAGER_PAD) {
+            if (s.niov > SHM_HDR_MAX - n || len < n + s.niov)
+                return 0;
+            n += s.niov;
+            s.niov = 0;
         }
         *h = (struct tide_hdr){.type = TIDE_MSG_EAGER, .flags = s.flags, .niov = s.niov, .ctx = s.ctx,
                                .src = s.src, .tag = s.tag, .len = len - n, .sreq = sreq};
@@ -499,7 +528,7 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     uint8_t *dst = tide_ring_reserve(&peer->prod, total);
     if (!dst)
         return 1;
-    header_out(dst, h, hlen);
+    header_out(dst, h, hlen, extra_len + len);
     if (extra_len)
         memcpy(dst + hlen, extra, extra_len);
     if (len)
