@@ -11,8 +11,8 @@ void tide_shm_layout(uint32_t local_size, uint64_t ring_param, struct tide_shm_l
         ring = 65536;
     if (ring < 16384)
         ring = 16384;
-    if (ring > (1ull << 30))
-        ring = 1ull << 30;
+    if (ring > (512ull << 20))
+        ring = 512ull << 20; /* the rings' limit (TIDE_RING_MAX_SIZE) */
     uint64_t pow2 = 1;
     while (pow2 < ring)
         pow2 <<= 1;

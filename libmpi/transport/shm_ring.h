@@ -2,10 +2,11 @@
  * shm_ring.h: the single-producer single-consumer ring that carries
  * messages from one sender into a receiver's shared-memory segment.
  *
- * Entries start with a 64-bit word: the high half is a lap tag
+ * Entries start with a 64-bit word: the high 36 bits are a lap tag
  * ((position >> log2(size)) + 1, so stale words of earlier laps and the
- * zeroed ring never look valid), the low half the entry's byte length
- * (0xffffffff: skip to the end of the ring). The producer writes the
+ * zeroed ring never look valid), the low 28 bits the entry's byte length
+ * (all ones: skip to the end of the ring; rings are at most
+ * TIDE_RING_MAX_SIZE, so entries stay below it). The producer writes the
  * payload, then the word with release order; the consumer polls the word
  * at its head with acquire order, and writes nothing into the ring.
  *
@@ -23,6 +24,14 @@
  * back from it. The consumer publishes its head only for the producer's
  * space checks: every eighth of the ring, when asked, and whenever the
  * ring runs empty.
+ *
+ * A producer finding the ring empty once it is TIDE_RING_REWIND bytes
+ * into a lap skips to the next lap's start: a conversation of messages
+ * one at a time (a ping-pong) then keeps to the ring's first lines,
+ * which stay in the caches of both cores, instead of walking the whole
+ * ring. Laps are then as short as TIDE_RING_REWIND bytes of traffic; the
+ * tags wrap after 2^36 of them (a pebibyte), and even then a stale word
+ * is only mistaken if its lap is a whole number of wraps behind.
  */
 #ifndef TIDE_SHM_RING_H
 #define TIDE_SHM_RING_H
@@ -33,7 +42,12 @@
 #include <string.h>
 
 #define TIDE_RING_CELL 64u
-#define TIDE_RING_SKIP 0xffffffffu
+#define TIDE_RING_LEN_BITS 28
+#define TIDE_RING_LEN_MASK ((1ull << TIDE_RING_LEN_BITS) - 1)
+#define TIDE_RING_SKIP TIDE_RING_LEN_MASK
+#define TIDE_RING_MAX_SIZE (512ull << 20) /* entries are at most a quarter of it */
+#define TIDE_RING_REWIND 16384u          /* see the top */
+#define TIDE_RING_REWIND_EVERY 4096u     /* how often past it an empty ring is looked for */
 
 /* A full barrier (stores before it are visible before loads after it),
  * for the sender's check of the receiver's sleeping flag after publishing.
@@ -64,6 +78,7 @@ struct tide_ring_prod {
     unsigned shift;
     uint64_t tail;
     uint64_t head_cache;
+    uint64_t rewind_check; /* the next position past which to look for an empty ring */
     uint64_t *payload_cells; /* bit per cell: its first word holds payload bytes */
 };
 
@@ -104,6 +119,19 @@ static inline void tide_ring_prod_init(struct tide_ring_prod *p, struct tide_rin
     p->shift = tide_ring_log2(size);
     p->tail = 0;
     p->head_cache = 0;
+    p->rewind_check = TIDE_RING_REWIND;
+}
+
+/* The word of an entry (or skip) of length len at position pos. */
+static inline uint64_t tide_ring_word(uint64_t pos, unsigned shift, uint64_t len)
+{
+    return (((pos >> shift) + 1) << TIDE_RING_LEN_BITS) | len;
+}
+
+/* Does word hold the tag of the lap of position pos? */
+static inline int tide_ring_word_current(uint64_t word, uint64_t pos, unsigned shift)
+{
+    return (word >> TIDE_RING_LEN_BITS) == (((pos >> shift) + 1) & (~0ull >> TIDE_RING_LEN_BITS));
 }
 
 static inline void tide_ring_cons_init(struct tide_ring_cons *c, struct tide_ring_ctrl *ctrl, void *cells,
@@ -165,6 +193,13 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
     uint64_t need = tide_ring_round(8 + (uint64_t)len);
     uint64_t off = p->tail & p->mask;
     uint64_t skip = (off + need > p->size) ? p->size - off : 0;
+    if (!skip && off >= TIDE_RING_REWIND && p->tail >= p->rewind_check) {
+        /* past the rewind point: back to the lap's start if the ring is empty */
+        p->rewind_check = p->tail + TIDE_RING_REWIND_EVERY;
+        p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
+        if (p->head_cache == p->tail)
+            skip = p->size - off;
+    }
     if (p->tail + skip + need - p->head_cache > p->size) {
         p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
         if (p->tail + skip + need - p->head_cache > p->size)
@@ -173,10 +208,10 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
     if (skip) {
         /* the consumer goes on at the ring's start (free: checked above) */
         tide_ring_guard(p, 0);
-        uint64_t tag = (p->tail >> p->shift) + 1;
         _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
-        atomic_store_explicit(w, (tag << 32) | TIDE_RING_SKIP, memory_order_release);
+        atomic_store_explicit(w, tide_ring_word(p->tail, p->shift, TIDE_RING_SKIP), memory_order_release);
         p->tail += skip;
+        p->rewind_check = p->tail + TIDE_RING_REWIND;
         off = 0;
     }
     return p->cells + off + 8;
@@ -186,7 +221,6 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
 static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
 {
     uint64_t off = p->tail & p->mask;
-    uint64_t tag = (p->tail >> p->shift) + 1;
     uint64_t need = tide_ring_round(8 + (uint64_t)len);
     uint64_t first = off / TIDE_RING_CELL, ncells = need / TIDE_RING_CELL;
     if (ncells > 1)
@@ -195,7 +229,7 @@ static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
      * entry it has not taken (whose word is no payload) */
     tide_ring_guard(p, (off + need) & p->mask);
     _Atomic uint64_t *w = (_Atomic uint64_t *)(p->cells + off);
-    atomic_store_explicit(w, (tag << 32) | (uint64_t)(8 + len), memory_order_release);
+    atomic_store_explicit(w, tide_ring_word(p->tail, p->shift, 8 + (uint64_t)len), memory_order_release);
     p->tail += need;
 }
 
@@ -206,7 +240,7 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
         uint64_t off = c->head & c->mask;
         _Atomic uint64_t *w = (_Atomic uint64_t *)(c->cells + off);
         uint64_t word = atomic_load_explicit(w, memory_order_acquire);
-        if ((uint32_t)(word >> 32) != (uint32_t)((c->head >> c->shift) + 1)) {
+        if (!tide_ring_word_current(word, c->head, c->shift)) {
             /* drained: let the producer see all the room there is */
             if (c->head != c->published) {
                 atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
@@ -214,9 +248,13 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
             }
             return NULL;
         }
-        uint32_t n = (uint32_t)word;
+        uint64_t n = word & TIDE_RING_LEN_MASK;
         if (n == TIDE_RING_SKIP) {
+            /* the skipped room is the producer's again at once (its
+             * eager-room check counts it until it sees this head) */
             c->head += c->size - off;
+            atomic_store_explicit(&c->ctrl->head, c->head, memory_order_release);
+            c->published = c->head;
             continue;
         }
         *len = n - 8;
@@ -241,7 +279,7 @@ static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int p
 static inline int tide_ring_has_entry(const struct tide_ring_cons *c)
 {
     uint64_t word = atomic_load_explicit((_Atomic uint64_t *)(c->cells + (c->head & c->mask)), memory_order_acquire);
-    return (uint32_t)(word >> 32) == (uint32_t)((c->head >> c->shift) + 1);
+    return tide_ring_word_current(word, c->head, c->shift);
 }
 
 static inline int tide_ring_ready(struct tide_ring_cons *c)

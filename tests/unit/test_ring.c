@@ -2,7 +2,9 @@
  * test_ring.c: the shared-memory ring: order, wrap-around with skip
  * entries, full detection, stale data of earlier laps never read as new,
  * a consumer that writes nothing into the ring, and a producer and a
- * consumer thread moving a million messages.
+ * consumer thread moving a million messages; on a larger ring, the
+ * producer going back to the lap's start whenever it finds the ring
+ * empty past the rewind point, alone and with both threads at work.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,7 +148,7 @@ static int put_forged(struct tide_ring_prod *p, uint32_t v, size_t len)
         return -1;
     uint64_t lap = (p->tail >> p->shift) + 1;
     for (size_t i = 0; i + 8 <= len; i += 8) {
-        uint64_t forged = ((lap + 1 + (i / 8) % 3) << 32) | (uint64_t)(8 + (i % 200));
+        uint64_t forged = ((lap + 1 + (i / 8) % 3) << TIDE_RING_LEN_BITS) | (uint64_t)(8 + (i % 200));
         memcpy(d + i, &forged, 8);
     }
     memcpy(d, &v, 4);
@@ -257,6 +259,105 @@ static void test_threads(void **state)
     free(tr);
 }
 
+/* ---- rewinding (a ring larger than the rewind point) ---- */
+
+#define BIG (64 * 1024)
+
+struct big_ring {
+    struct tide_ring_ctrl ctrl;
+    _Alignas(64) uint8_t cells[BIG];
+    uint64_t payload_cells[BIG / 64 / 64];
+};
+
+/* One message at a time, of sizes up to several KiB, with forged
+ * payloads: every message comes out in order, and the producer keeps to
+ * the first part of the ring. */
+static void test_rewind(void **state)
+{
+    (void)state;
+    struct big_ring *r = aligned_alloc(64, sizeof *r);
+    memset(r, 0, sizeof *r);
+    struct tide_ring_prod p;
+    struct tide_ring_cons c;
+    tide_ring_prod_init(&p, &r->ctrl, r->cells, BIG, r->payload_cells);
+    tide_ring_cons_init(&c, &r->ctrl, r->cells, BIG);
+    size_t len = 0, far = 0;
+    uint64_t laps_before = 0;
+    srand(11);
+    for (uint32_t i = 0; i < 200000; i++) {
+        /* mostly one at a time; now and then a burst that goes further */
+        int burst = rand() % 50 == 0 ? 1 + rand() % 4 : 1; /* fits after a rewind */
+        uint32_t first = i;
+        for (int b = 0; b < burst; b++, i++)
+            assert_int_equal(put_forged(&p, i, 8 + (size_t)(rand() % 3000)), 0);
+        i--;
+        for (uint32_t k = first; k <= i; k++) {
+            const uint8_t *m = tide_ring_peek(&c, &len);
+            assert_non_null(m);
+            uint32_t v;
+            memcpy(&v, m, 4);
+            assert_int_equal(v, k);
+            tide_ring_release(&c, len, 0);
+        }
+        assert_null(tide_ring_peek(&c, &len));
+        if ((p.tail & p.mask) > TIDE_RING_REWIND + TIDE_RING_REWIND_EVERY + 4096)
+            far++;
+    }
+    laps_before = p.tail >> p.shift;
+    /* rewinds happened (each starts a lap), and one message at a time
+     * rarely went past the rewind point by more than a message */
+    assert_true(laps_before > 1000);
+    assert_true(far < 20000);
+    free(r);
+}
+
+#define REWIND_MSGS 1000000
+static struct big_ring *br;
+
+static void *bursty_producer(void *arg)
+{
+    (void)arg;
+    struct tide_ring_prod p;
+    tide_ring_prod_init(&p, &br->ctrl, br->cells, BIG, br->payload_cells);
+    unsigned sizes = 5, waits = 9;
+    for (uint32_t i = 0; i < REWIND_MSGS; i++) {
+        size_t sz = 4 + (size_t)(rand_r(&sizes) % 2500);
+        while (put(&p, i, sz) != 0)
+            ;
+        /* now and then let the consumer catch up, so the ring runs empty */
+        if (rand_r(&waits) % 4 == 0)
+            while (atomic_load_explicit(&br->ctrl.head, memory_order_acquire) != p.tail &&
+                   rand_r(&waits) % 1000 != 0)
+                ;
+    }
+    return NULL;
+}
+
+static void test_threads_rewind(void **state)
+{
+    (void)state;
+    br = aligned_alloc(64, sizeof *br);
+    memset(br, 0, sizeof *br);
+    struct tide_ring_cons c;
+    tide_ring_cons_init(&c, &br->ctrl, br->cells, BIG);
+    pthread_t t;
+    pthread_create(&t, NULL, bursty_producer, NULL);
+    unsigned sizes = 5;
+    for (uint32_t i = 0; i < REWIND_MSGS; i++) {
+        size_t want = 4 + (size_t)(rand_r(&sizes) % 2500), len = 0;
+        const uint8_t *m;
+        while (!(m = tide_ring_peek(&c, &len)))
+            ;
+        uint32_t v;
+        memcpy(&v, m, 4);
+        if (v != i || len != want)
+            fail_msg("message %u: got %u, %zu bytes (%zu expected)", i, v, len, want);
+        tide_ring_release(&c, len, 0);
+    }
+    pthread_join(t, NULL);
+    free(br);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +367,8 @@ int main(void)
         cmocka_unit_test(test_forged_payloads),
         cmocka_unit_test(test_consumer_read_only),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_rewind),
+        cmocka_unit_test(test_threads_rewind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
