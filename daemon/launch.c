@@ -9,6 +9,7 @@
  * (SIGTERM, then SIGKILL) and forwarding SIGUSR1/SIGUSR2 to the ranks.
  */
 #include "tided.h"
+#include "pmix_gate.h"
 #include "argv.h"
 #include "fdutil.h"
 #include "log.h"
@@ -344,12 +345,10 @@ static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
     struct djob *job = arg;
     for (int i = 0; i < job->nlocal; i++) {
         struct dproc *p = &job->procs[i];
-        if (!p->exited && p->pid > 0) {
+        if (!p->exited && p->pid > 0)
             TIDE_DEBUG(1, "rank %d (pid %d) still alive after SIGTERM: SIGKILL", p->rank, (int)p->pid);
-            kill(-p->pid, SIGKILL);
-            kill(p->pid, SIGKILL);
-        }
     }
+    tided_kill_job(job, SIGKILL);
 }
 
 /* Signals that are passed on to the ranks and end nothing by themselves
@@ -357,6 +356,47 @@ static void kill_timer_cb(evutil_socket_t fd, short what, void *arg)
 static bool is_forwarded_only(int sig)
 {
     return sig == SIGUSR1 || sig == SIGUSR2;
+}
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Signal the ranks of job; a rank not yet connected to the PMIx server
+ * may be in the middle of its connection handshake, which libpmix does
+ * not survive the peer's death in (pmix_gate.h): its signal is held back
+ * while a handshake may be under way, for at most a second. Returns
+ * whether some rank's signal was held back. */
+static bool signal_ranks(struct djob *job, int sig, bool hold)
+{
+    bool held = false;
+    for (int i = 0; i < job->nlocal; i++) {
+        struct dproc *p = &job->procs[i];
+        if (p->exited || p->pid <= 0)
+            continue;
+        if (hold && !p->connected && pmix_gate_handshaking()) {
+            held = true;
+            continue;
+        }
+        kill(-p->pid, sig);
+        kill(p->pid, sig);
+    }
+    return held;
+}
+
+static void held_kill_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct djob *job = arg;
+    bool hold = mono_ms() - job->held_since_ms < 1000;
+    if (signal_ranks(job, job->held_sig, hold)) {
+        struct timeval tv = {0, 5000};
+        evtimer_add(job->held_kill, &tv);
+    }
 }
 
 void tided_kill_job(struct djob *job, int sig)
@@ -370,11 +410,18 @@ void tided_kill_job(struct djob *job, int sig)
         }
         return;
     }
-    for (int i = 0; i < job->nlocal; i++) {
-        struct dproc *p = &job->procs[i];
-        if (!p->exited && p->pid > 0) {
-            kill(-p->pid, sig);
-            kill(p->pid, sig);
+    if (signal_ranks(job, sig, true)) {
+        if (!job->held_kill)
+            job->held_kill = evtimer_new(tided.base, held_kill_cb, job);
+        if (job->held_kill && !evtimer_pending(job->held_kill, NULL)) {
+            job->held_sig = sig;
+            job->held_since_ms = mono_ms();
+            struct timeval tv = {0, 5000};
+            evtimer_add(job->held_kill, &tv);
+        } else if (job->held_kill) {
+            job->held_sig = sig; /* the later signal (SIGKILL after SIGTERM) */
+        } else {
+            signal_ranks(job, sig, false);
         }
     }
     if (job->launching) {
@@ -424,6 +471,9 @@ void tided_job_release_local(struct djob *job)
     if (job->kill_timer)
         event_free(job->kill_timer);
     job->kill_timer = NULL;
+    if (job->held_kill)
+        event_free(job->held_kill);
+    job->held_kill = NULL;
     if (job->launch_ev)
         event_free(job->launch_ev);
     job->launch_ev = NULL;

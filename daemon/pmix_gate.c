@@ -33,7 +33,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +386,26 @@ int listen(int fd, int backlog)
     return rc;
 }
 
+/* Connections handed to libpmix, clients it reported connected, and when
+ * the last hand-over was (libpmix's listener thread and its progress
+ * thread write them; tided's main thread reads them). */
+static _Atomic unsigned long handed, connected;
+static _Atomic long long last_handed_ms;
+
+void pmix_gate_note_connected(void)
+{
+    atomic_fetch_add(&connected, 1);
+}
+
+int pmix_gate_handshaking(void)
+{
+    if (!gate.active || atomic_load(&handed) <= atomic_load(&connected))
+        return 0;
+    /* a hand-over that never led to a connected client (a tool, or a peer
+     * that failed) stops counting after a second */
+    return now_ms() - atomic_load(&last_handed_ms) < 1000;
+}
+
 /* libpmix's listener thread, woken by the eventfd: one ready connection */
 static int gated_accept(struct sockaddr *addr, socklen_t *len, int flags)
 {
@@ -405,6 +427,17 @@ static int gated_accept(struct sockaddr *addr, socklen_t *len, int flags)
         return -1;
     }
     int s = c->fd;
+    /* a peer gone already is not handed over: libpmix's handshake with a
+     * dead peer corrupts its records (pmix_gate.h) */
+    struct pollfd pf = {.fd = s, .events = POLLRDHUP};
+    if (poll(&pf, 1, 0) == 1 && (pf.revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+        close(s);
+        free(c);
+        errno = ECONNABORTED;
+        return -1;
+    }
+    atomic_store(&last_handed_ms, now_ms());
+    atomic_fetch_add(&handed, 1);
     if (addr && len) {
         socklen_t n = *len < c->addrlen ? *len : c->addrlen;
         memcpy(addr, &c->addr, n);

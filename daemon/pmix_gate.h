@@ -17,6 +17,17 @@
 void pmix_gate_arm(int auth_timeout_ms, int max_pending);
 /* Whether the gate took over a listener (0 after a failed or no listen). */
 int pmix_gate_active(void);
+/* libpmix 4.2.2 releases a client's rank record twice when the client
+ * dies during the connection handshake (its error path and the peer's
+ * destructor both do), and any later use of that namespace then
+ * deadlocks its progress thread. The gate hands over no connection
+ * whose peer has gone, and counts hand-overs against clients reported
+ * connected (pmix_gate_note_connected, from client_connected), so that
+ * tided holds back signals to ranks not yet connected while a handshake
+ * may be under way (pmix_gate_handshaking: 1 then, for at most a second
+ * after the last hand-over). */
+void pmix_gate_note_connected(void);
+int pmix_gate_handshaking(void);
 /* Stop the gate thread and close every connection it holds. */
 void pmix_gate_stop(void);
 

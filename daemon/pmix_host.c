@@ -53,6 +53,7 @@ static pmix_status_t up_client_connected(const pmix_proc_t *proc, void *server_o
     (void)server_object;
     (void)cbfunc;
     (void)cbdata;
+    pmix_gate_note_connected();
     push_mark(proc, 1);
     return PMIX_OPERATION_SUCCEEDED;
 }

@@ -61,6 +61,9 @@ struct djob {
     bool registered;
     bool killing;
     struct event *kill_timer;
+    struct event *held_kill;  /* a signal held back from ranks not yet connected (launch.c) */
+    int held_sig;
+    long long held_since_ms;
     struct event *launch_ev; /* starts the next batch of ranks */
     int launch_next;         /* index of the next local rank to start */
     bool launching;          /* ranks are still being started */
