@@ -32,6 +32,27 @@ static MPI_Group group_of(const int *r, int n)
     return g;
 }
 
+/* One round of the neighbour exchange: each rank puts rank * scale +
+ * round into slot 0 of its right neighbour and slot 1 of its left one,
+ * in an access epoch to both while exposing to both. */
+static void neighbour_round(MPI_Group ng, int left, int right, int scale, int round, int assert, MPI_Win win,
+                            const int *buf)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int v = rank * scale + round;
+    CHECK_OK(MPI_Win_post(ng, assert, win));
+    if (assert & MPI_MODE_NOCHECK)
+        MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_OK(MPI_Win_start(ng, assert, win));
+    CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
+    CHECK_OK(MPI_Win_complete(win));
+    CHECK_OK(MPI_Win_wait(win));
+    CHECK(buf[0] == left * scale + round, "round %d (assert %d): from left %d", round, assert, buf[0]);
+    CHECK(buf[1] == right * scale + round, "round %d (assert %d): from right %d", round, assert, buf[1]);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -58,42 +79,14 @@ int main(int argc, char **argv)
      * the right one's; each rank exposes to and accesses its neighbours */
     int nb[2] = {left, right};
     MPI_Group ng = group_of(nb, 2);
-    for (int round = 0; round < 50; round++) {
-        int v = rank * 1000 + round;
-        CHECK_OK(MPI_Win_post(ng, 0, win));
-        CHECK_OK(MPI_Win_start(ng, 0, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
-        CHECK_OK(MPI_Win_complete(win));
-        CHECK_OK(MPI_Win_wait(win));
-        CHECK(buf[0] == left * 1000 + round, "round %d: from left %d", round, buf[0]);
-        CHECK(buf[1] == right * 1000 + round, "round %d: from right %d", round, buf[1]);
-    }
-
-    /* MPI_MODE_NOCHECK: the posts are known to be done (the barrier) when
+    for (int round = 0; round < 50; round++)
+        neighbour_round(ng, left, right, 1000, round, 0, win, buf);
+    /* MPI_MODE_NOCHECK: the posts are known to be done (a barrier) when
      * the starts are made; both sides say so */
-    for (int round = 0; round < 10; round++) {
-        int v = rank * 100 + round;
-        CHECK_OK(MPI_Win_post(ng, MPI_MODE_NOCHECK, win));
-        MPI_Barrier(MPI_COMM_WORLD);
-        CHECK_OK(MPI_Win_start(ng, MPI_MODE_NOCHECK, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
-        CHECK_OK(MPI_Win_complete(win));
-        CHECK_OK(MPI_Win_wait(win));
-        CHECK(buf[0] == left * 100 + round, "nocheck round %d: from left %d", round, buf[0]);
-        CHECK(buf[1] == right * 100 + round, "nocheck round %d: from right %d", round, buf[1]);
-    }
+    for (int round = 0; round < 10; round++)
+        neighbour_round(ng, left, right, 100, round, MPI_MODE_NOCHECK, win, buf);
     /* the last round of the exchange again, as the gets below expect */
-    {
-        int v = rank * 1000 + 49;
-        CHECK_OK(MPI_Win_post(ng, 0, win));
-        CHECK_OK(MPI_Win_start(ng, 0, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
-        CHECK_OK(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
-        CHECK_OK(MPI_Win_complete(win));
-        CHECK_OK(MPI_Win_wait(win));
-    }
+    neighbour_round(ng, left, right, 1000, 49, 0, win, buf);
 
     /* MPI_Get in an access epoch: read the neighbours' slots back; the
      * exposure says NOPUT and NOSTORE (the window is only read) */
