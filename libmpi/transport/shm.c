@@ -770,6 +770,6 @@ struct tide_transport tide_shm_transport = {
     .finalize = shm_finalize,
     .forget = shm_forget,
     .wake = shm_wake,
-    .eager_limit_low = 4096,
+    .eager_limit_low = 4096 + SHM_HDR_MAX, /* 4 KiB of data with a header of its own (one-sided) */
     .eager_room = shm_eager_room,
 };
