@@ -79,14 +79,10 @@ static void let_go(struct tide_request *r, void (*on_complete)(struct tide_reque
     }
 }
 
-/* Send len bytes at buf to rank r; owned: buf is malloc'd and freed once sent. */
-static int send_bytes(struct tide_win *w, int r, int tag, void *buf, size_t len, bool owned)
+/* Send len bytes at buf to rank r through a request that finishes by
+ * itself; owned: buf is malloc'd and freed once sent. */
+static int send_queued(struct tide_win *w, int r, int tag, void *buf, size_t len, bool owned)
 {
-    if (tide_send_immediate(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w))) {
-        if (owned)
-            free(buf);
-        return MPI_SUCCESS;
-    }
     struct tide_request *req;
     int rc = tide_isend(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w), TIDE_MODE_STANDARD, &req);
     if (rc != MPI_SUCCESS) {
@@ -96,6 +92,18 @@ static int send_bytes(struct tide_win *w, int r, int tag, void *buf, size_t len,
     }
     let_go(req, owned ? free_cb_data : NULL, owned ? buf : NULL);
     return MPI_SUCCESS;
+}
+
+/* Send len bytes at buf to rank r, at once when the transport takes
+ * them; owned: buf is malloc'd and freed once sent. */
+static int send_bytes(struct tide_win *w, int r, int tag, void *buf, size_t len, bool owned)
+{
+    if (tide_send_immediate(buf, (MPI_Count)len, byte_type(), r, tag, w->comm, win_ctx(w))) {
+        if (owned)
+            free(buf);
+        return MPI_SUCCESS;
+    }
+    return send_queued(w, r, tag, buf, len, owned);
 }
 
 /* Send a copy of the len bytes at buf (put out at once when the
@@ -108,7 +116,7 @@ int tide_rma_send_copy(struct tide_win *w, int r, int tag, const void *buf, size
     if (!copy)
         return tide_err(MPI_ERR_NO_MEM, "out of memory for a one-sided message of %zu bytes", len);
     memcpy(copy, buf, len);
-    return send_bytes(w, r, tag, copy, len, true);
+    return send_queued(w, r, tag, copy, len, true);
 }
 
 int tide_rma_send_ctrl(struct tide_win *w, int r, int kind, int64_t arg)
