@@ -8,6 +8,12 @@ for p in basic fence pscw lock atomics dynamic shared dtype errors; do
         tcase rma.$p.$n -t 120 -out "rma_$p: ok" -- $MPIEXEC -n $n $TB/rma_$p
     done
 done
+# accumulates of one origin applied in order, whether they arrive whole or
+# by rendezvous (a small eager limit makes the larger ones go that way)
+tcase rma.order.4 -t 120 -out "rma_order: ok" -- $MPIEXEC -n 4 $TB/rma_order
+tcase rma.order.small-eager -t 120 -out "rma_order: ok" -- $MPIEXEC --param shm_eager_limit=256 -n 4 $TB/rma_order
+tcase rma.order.tcp-small-eager -t 120 -out "rma_order: ok" -- env TIDE_TRANSPORTS=tcp,self \
+    $MPIEXEC --param tcp_eager_limit=256 -n 3 $TB/rma_order
 # atomics on memory the processes share (done by the origin, with CPU
 # atomics or under the target's lock)
 for n in 2 4 8 16; do
