@@ -14,9 +14,8 @@
  * of every process, then endpoint t + 1 of every process); "large" adds
  * collectives of large messages (megabytes).
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 
 #define MAX_EP 16
@@ -540,11 +539,8 @@ static void *endpoint_main(void *p)
 {
     struct ep_arg *a = p;
     MPI_Comm c = a->comm;
-    int me = -1, n = -1;
-    CHECK_OK(MPI_Comm_rank(c, &me));
-    CHECK_OK(MPI_Comm_size(c, &n));
-    CHECK(me == a->expect_rank && n == a->expect_size, "rank %d size %d, expected %d %d", me, n, a->expect_rank,
-          a->expect_size);
+    int me, n;
+    ep_expect(c, a->expect_rank, a->expect_size, &me, &n);
     MPI_Comm mixed = MPI_COMM_NULL;
     if (a->interleaved_rank >= 0) {
         /* the processes' endpoints interleaved: endpoint t of every
@@ -571,11 +567,8 @@ static void *endpoint_main(void *p)
 
 int main(int argc, char **argv)
 {
-    int provided, wrank, wsize;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    int wrank, wsize;
+    ep_init(&argc, &argv, &wrank, &wsize);
     int t = argc > 1 ? atoi(argv[1]) : 2;
     if (argc > 2)
         reps = atoi(argv[2]);

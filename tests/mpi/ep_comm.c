@@ -13,9 +13,8 @@
  * endpoint asks for 2).
  * Usage: ep_comm RULE (as ep_p2p: T, "uneven" or "zero")
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 #include <stdint.h>
 
@@ -24,15 +23,6 @@
 
 static int wrank, wsize;
 static int owner[NMAX]; /* the world rank of each endpoint */
-
-static int count_for(const char *rule, int r)
-{
-    if (strcmp(rule, "uneven") == 0)
-        return 1 + r % 3;
-    if (strcmp(rule, "zero") == 0)
-        return r % 2 ? 0 : 2;
-    return atoi(rule);
-}
 
 struct ep_arg {
     MPI_Comm comm;
@@ -148,11 +138,8 @@ static void *endpoint_main(void *p)
 {
     struct ep_arg *a = p;
     MPI_Comm c = a->comm;
-    int me = -1, n = -1;
-    CHECK_OK(MPI_Comm_rank(c, &me));
-    CHECK_OK(MPI_Comm_size(c, &n));
-    CHECK(me == a->expect_rank && n == a->expect_size, "rank %d size %d, expected %d %d", me, n, a->expect_rank,
-          a->expect_size);
+    int me, n;
+    ep_expect(c, a->expect_rank, a->expect_size, &me, &n);
     CHECK(n <= NMAX, "too many endpoints");
     int ident[NMAX];
     for (int r = 0; r < n; r++)
@@ -384,20 +371,16 @@ static void *endpoint_main(void *p)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
     int total = 0, first = 0;
     for (int r = 0; r < wsize; r++) {
         if (r == wrank)
             first = total;
-        for (int j = 0; j < count_for(rule, r) && total < NMAX; j++)
+        for (int j = 0; j < ep_count_for(rule, r) && total < NMAX; j++)
             owner[total++] = r;
     }
-    int mine = count_for(rule, wrank);
+    int mine = ep_count_for(rule, wrank);
     CHECK(mine >= 0 && mine <= MAX_EP && total * 2 <= NMAX, "bad endpoint count %d", mine);
     CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &errors_keyval, NULL));
     MPI_Comm hs[MAX_EP];

@@ -12,9 +12,8 @@
  * outstanding across MPI_Comm_dup and MPI_Comm_split.
  * Usage: ep_create [T (endpoints per process, default 3)] [rounds]
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 
 #define MAX_EP 16
@@ -313,11 +312,7 @@ static void misc_work(int i, void *p)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    ep_init(&argc, &argv, &wrank, &wsize);
     nthreads = argc > 1 ? atoi(argv[1]) : 3;
     if (argc > 2)
         rounds = atoi(argv[2]);

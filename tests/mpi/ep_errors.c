@@ -18,9 +18,8 @@
  * with MPI_Init, "serialized" with MPI_THREAD_SERIALIZED; there more than
  * one endpoint per process is an MPI_ERR_ARG and one endpoint works.
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 #include <unistd.h>
 

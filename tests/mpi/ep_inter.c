@@ -14,9 +14,8 @@
  * messages and collectives.
  * Usage: ep_inter [both|one|peer] [T]   (at least 2 processes)
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 
 #define MAX_EP 16
@@ -182,11 +181,7 @@ static void *member_split(void *p)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    ep_init(&argc, &argv, &wrank, &wsize);
     mode = argc > 1 ? argv[1] : "both";
     int t = argc > 2 ? atoi(argv[2]) : 2;
     CHECK(wsize >= 2, "needs at least 2 processes");

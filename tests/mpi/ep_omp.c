@@ -10,20 +10,16 @@
  * Usage: ep_omp [threads per process, default 3]
  */
 /* test-build-flags: -fopenmp */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <omp.h>
 
 #define MAX_EP 16
 
 int main(int argc, char **argv)
 {
-    int provided, wrank, wsize;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    int wrank, wsize;
+    ep_init(&argc, &argv, &wrank, &wsize);
     int nthreads = argc > 1 ? atoi(argv[1]) : 3;
     CHECK(nthreads >= 1 && nthreads <= MAX_EP, "bad thread count %d", nthreads);
     MPI_Comm ep_comm[MAX_EP];

@@ -16,9 +16,8 @@
  * process), "uneven" (parent rank r gets 1 + r % 3) or "zero" (odd
  * parent ranks get none, even ones 2).
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 #include <stdint.h>
 
@@ -34,15 +33,6 @@
 static int wrank, wsize;
 
 /* the number of endpoints parent rank r asks for under rule */
-static int count_for(const char *rule, int r)
-{
-    if (strcmp(rule, "uneven") == 0)
-        return 1 + r % 3;
-    if (strcmp(rule, "zero") == 0)
-        return r % 2 ? 0 : 2;
-    return atoi(rule);
-}
-
 struct ep_arg {
     MPI_Comm comm;
     int expect_rank, expect_size;
@@ -466,19 +456,10 @@ static void *endpoint_main(void *p)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
-    int total = 0, first = 0;
-    for (int r = 0; r < wsize; r++) {
-        if (r == wrank)
-            first = total;
-        total += count_for(rule, r);
-    }
-    int mine = count_for(rule, wrank);
+    int total, first;
+    int mine = ep_layout(rule, wrank, wsize, &first, &total);
     CHECK(mine >= 0 && mine <= MAX_EP, "bad endpoint count %d", mine);
 
     /* room for every endpoint's buffered sends at once */

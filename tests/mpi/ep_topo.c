@@ -9,19 +9,11 @@
  * MPI_Neighbor_allgather and MPI_Ineighbor_allgather.
  * Usage: ep_topo RULE (T endpoints per process, or "uneven": 1 + rank % 3)
  */
-#include "testutil.h"
+#include "ep_testutil.h"
 
-#include <mpi-ext.h>
 #include <pthread.h>
 
 #define MAX_EP 16
-
-static int count_for(const char *rule, int r)
-{
-    if (strcmp(rule, "uneven") == 0)
-        return 1 + r % 3;
-    return atoi(rule);
-}
 
 struct ep_arg {
     MPI_Comm comm;
@@ -145,11 +137,8 @@ static void *endpoint_main(void *p)
 {
     struct ep_arg *a = p;
     MPI_Comm c = a->comm;
-    int me = -1, n = -1;
-    CHECK_OK(MPI_Comm_rank(c, &me));
-    CHECK_OK(MPI_Comm_size(c, &n));
-    CHECK(me == a->expect_rank && n == a->expect_size, "rank %d size %d, expected %d %d", me, n, a->expect_rank,
-          a->expect_size);
+    int me, n;
+    ep_expect(c, a->expect_rank, a->expect_size, &me, &n);
     cart(c, me, n);
     graph(c, me, n);
     dist_graph(c, me, n);
@@ -160,19 +149,11 @@ static void *endpoint_main(void *p)
 
 int main(int argc, char **argv)
 {
-    int provided, wrank, wsize;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    int wrank, wsize;
+    ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
-    int total = 0, first = 0;
-    for (int r = 0; r < wsize; r++) {
-        if (r == wrank)
-            first = total;
-        total += count_for(rule, r);
-    }
-    int mine = count_for(rule, wrank);
+    int total, first;
+    int mine = ep_layout(rule, wrank, wsize, &first, &total);
     CHECK(mine >= 0 && mine <= MAX_EP, "bad endpoint count %d", mine);
     MPI_Comm hs[MAX_EP];
     CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, hs));

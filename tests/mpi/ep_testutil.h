@@ -1,0 +1,60 @@
+/*
+ * ep_testutil.h: what the endpoints tests (ep_*.c) share: starting MPI
+ * with MPI_THREAD_MULTIPLE, how many endpoints each process asks for
+ * under a test's rule, and the check of an endpoint's rank and size.
+ */
+#ifndef TIDE_EP_TESTUTIL_H
+#define TIDE_EP_TESTUTIL_H
+
+#include "testutil.h"
+
+#include <mpi-ext.h>
+
+/* MPI_Init_thread with MPI_THREAD_MULTIPLE (which must be provided), and
+ * this process's rank and size in MPI_COMM_WORLD. */
+static inline void ep_init(int *argc, char ***argv, int *wrank, int *wsize)
+{
+    int provided;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, wsize);
+}
+
+/* Endpoints process r asks for: the number T, "uneven" (1 + r % 3) or
+ * "zero" (2 on even ranks, none on odd ones). */
+static inline int ep_count_for(const char *rule, int r)
+{
+    if (strcmp(rule, "uneven") == 0)
+        return 1 + r % 3;
+    if (strcmp(rule, "zero") == 0)
+        return r % 2 ? 0 : 2;
+    return atoi(rule);
+}
+
+/* Under rule, this process's endpoint count, the rank of its first
+ * endpoint (*first) and the endpoints of all processes (*total). */
+static inline int ep_layout(const char *rule, int wrank, int wsize, int *first, int *total)
+{
+    *total = 0;
+    *first = 0;
+    for (int r = 0; r < wsize; r++) {
+        if (r == wrank)
+            *first = *total;
+        *total += ep_count_for(rule, r);
+    }
+    return ep_count_for(rule, wrank);
+}
+
+/* c's rank and size (into *me and *n) are the expected ones. */
+static inline void ep_expect(MPI_Comm c, int expect_rank, int expect_size, int *me, int *n)
+{
+    *me = -1;
+    *n = -1;
+    CHECK_OK(MPI_Comm_rank(c, me));
+    CHECK_OK(MPI_Comm_size(c, n));
+    CHECK(*me == expect_rank && *n == expect_size, "rank %d size %d, expected %d %d", *me, *n, expect_rank,
+          expect_size);
+}
+
+#endif
