@@ -7,13 +7,16 @@
  * Plain MPI with MPI_THREAD_MULTIPLE, so it builds with any
  * implementation (link with -pthread).
  *
- * Usage: msgrate_threads comm|tag|ep T   (exactly 2 processes, T in 1..8)
+ * Usage: msgrate_threads comm|tag|ep T   (2 processes, or 1; T in 1..8)
  *   comm  each thread pair has its own communicator (MPI_Comm_dup)
  *   tag   all pairs share MPI_COMM_WORLD, pair i uses tag i
  *   ep    MPI Endpoints: MPIX_Comm_create_endpoints(MPI_COMM_WORLD, T)
  *         gives each thread its own rank; thread i of process 0 (rank i)
  *         exchanges with thread i of process 1 (rank T + i). Where the
  *         implementation has no endpoints, prints "T nan".
+ * With 1 process, the pairs are in that process: threads 0..T-1 send to
+ * threads T..2T-1 (in ep mode, endpoint ranks i and T + i), so the
+ * implementation's own locking, not the transport, limits the rate.
  * Prints one line "T rate": the aggregate rate of all pairs in millions
  * of messages per second. The timed part runs MSGRATE_WINDOWS windows
  * (default 40000, shared out among the threads) or stops after
@@ -54,6 +57,9 @@
 #define DEFAULT_MAX_SECONDS 1.0
 #define DATA_TAG_COMM 1
 #define MSG_BYTES 8
+/* acknowledgements go on tag + this (in one process the sender's rank
+ * is also the receiver's) */
+#define ACK_TAG_OFFSET 100
 
 enum mode { MODE_COMM, MODE_TAG, MODE_EP };
 
@@ -71,8 +77,9 @@ struct pair_thread {
 static enum mode run_mode;
 static int world_rank;
 static int threads_per_process;
+static int local_threads; /* threads in this process: T, or 2T with 1 process */
 #if HAVE_ENDPOINTS
-static MPI_Comm endpoint_handles[MAX_THREADS];
+static MPI_Comm endpoint_handles[2 * MAX_THREADS];
 #endif
 /* The main thread and every pair thread meet here: after warm-up
  * (main then synchronises the processes and starts the clock), at the
@@ -103,14 +110,14 @@ static int run_windows(struct pair_thread *pt, int max_windows, double deadline)
                 MPI_Isend(send_buffer + m * MSG_BYTES, MSG_BYTES, MPI_CHAR, pt->peer, pt->tag,
                           pt->comm, &requests[m]);
             MPI_Waitall(WINDOW, requests, MPI_STATUSES_IGNORE);
-            MPI_Recv(NULL, 0, MPI_CHAR, pt->peer, pt->tag, pt->comm, MPI_STATUS_IGNORE);
+            MPI_Recv(NULL, 0, MPI_CHAR, pt->peer, pt->tag + ACK_TAG_OFFSET, pt->comm, MPI_STATUS_IGNORE);
         } else {
             for (int m = 0; m < WINDOW; m++)
                 MPI_Irecv(recv_buffer + m * MSG_BYTES, MSG_BYTES, MPI_CHAR, pt->peer, pt->tag,
                           pt->comm, &requests[m]);
             MPI_Waitall(WINDOW, requests, MPI_STATUSES_IGNORE);
             last = *received_last_window_flag != 0;
-            MPI_Send(NULL, 0, MPI_CHAR, pt->peer, pt->tag, pt->comm);
+            MPI_Send(NULL, 0, MPI_CHAR, pt->peer, pt->tag + ACK_TAG_OFFSET, pt->comm);
         }
         windows++;
     }
@@ -127,9 +134,9 @@ static void *pair_thread_main(void *arg)
         MPI_Comm_rank(pt->comm, &ep_rank);
         pt->is_sender = ep_rank < threads_per_process;
         pt->peer = pt->is_sender ? ep_rank + threads_per_process : ep_rank - threads_per_process;
-        if (ep_rank % threads_per_process != pt->index) {
+        if (ep_rank != world_rank * local_threads + pt->index) {
             fprintf(stderr, "msgrate_threads: endpoint handle %d has rank %d, expected %d\n",
-                    pt->index, ep_rank, pt->index + (world_rank ? threads_per_process : 0));
+                    pt->index, ep_rank, world_rank * local_threads + pt->index);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
@@ -149,7 +156,7 @@ static void *pair_thread_main(void *arg)
 static void usage_and_exit(void)
 {
     if (world_rank == 0)
-        fprintf(stderr, "usage: msgrate_threads comm|tag|ep T   (2 processes, T in 1..%d)\n",
+        fprintf(stderr, "usage: msgrate_threads comm|tag|ep T   (2 processes or 1, T in 1..%d)\n",
                 MAX_THREADS);
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
@@ -173,9 +180,9 @@ int main(int argc, char **argv)
     threads_per_process = atoi(argv[2]);
     if (threads_per_process < 1 || threads_per_process > MAX_THREADS)
         usage_and_exit();
-    if (world_size != 2) {
+    if (world_size != 2 && world_size != 1) {
         if (world_rank == 0)
-            fprintf(stderr, "msgrate_threads: needs exactly 2 processes, got %d\n", world_size);
+            fprintf(stderr, "msgrate_threads: needs 2 processes or 1, got %d\n", world_size);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (provided < MPI_THREAD_MULTIPLE) {
@@ -205,34 +212,39 @@ int main(int argc, char **argv)
     if (seconds_env && atof(seconds_env) > 0)
         max_seconds = atof(seconds_env);
 
-    struct pair_thread pairs[MAX_THREADS];
-    for (int i = 0; i < threads_per_process; i++) {
+    local_threads = world_size == 1 ? 2 * threads_per_process : threads_per_process;
+    struct pair_thread pairs[2 * MAX_THREADS];
+    for (int i = 0; i < local_threads; i++) {
         struct pair_thread *pt = &pairs[i];
+        int pair = i % threads_per_process;
         pt->index = i;
-        pt->is_sender = world_rank == 0;
-        pt->peer = 1 - world_rank;
+        pt->is_sender = world_size == 1 ? i < threads_per_process : world_rank == 0;
+        pt->peer = world_size == 1 ? 0 : 1 - world_rank;
         pt->timed_windows = windows_per_thread;
         if (run_mode == MODE_COMM) {
-            MPI_Comm_dup(MPI_COMM_WORLD, &pt->comm);
+            /* the two ends of a pair in one process share its communicator */
+            if (i == pair)
+                MPI_Comm_dup(MPI_COMM_WORLD, &pt->comm);
+            else
+                pt->comm = pairs[pair].comm;
             pt->tag = DATA_TAG_COMM;
         } else {
             pt->comm = MPI_COMM_WORLD;
-            pt->tag = i;
+            pt->tag = pair;
         }
     }
 #if HAVE_ENDPOINTS
     if (run_mode == MODE_EP) {
-        MPIX_Comm_create_endpoints(MPI_COMM_WORLD, threads_per_process, MPI_INFO_NULL,
-                                   endpoint_handles);
-        for (int i = 0; i < threads_per_process; i++)
+        MPIX_Comm_create_endpoints(MPI_COMM_WORLD, local_threads, MPI_INFO_NULL, endpoint_handles);
+        for (int i = 0; i < local_threads; i++)
             pairs[i].tag = DATA_TAG_COMM;
     }
 #endif
 
-    pthread_barrier_init(&warm_barrier, NULL, (unsigned)threads_per_process + 1);
-    pthread_barrier_init(&start_barrier, NULL, (unsigned)threads_per_process + 1);
-    pthread_barrier_init(&done_barrier, NULL, (unsigned)threads_per_process + 1);
-    for (int i = 0; i < threads_per_process; i++) {
+    pthread_barrier_init(&warm_barrier, NULL, (unsigned)local_threads + 1);
+    pthread_barrier_init(&start_barrier, NULL, (unsigned)local_threads + 1);
+    pthread_barrier_init(&done_barrier, NULL, (unsigned)local_threads + 1);
+    for (int i = 0; i < local_threads; i++) {
         if (pthread_create(&pairs[i].thread, NULL, pair_thread_main, &pairs[i]) != 0) {
             fprintf(stderr, "msgrate_threads: pthread_create failed\n");
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -245,7 +257,7 @@ int main(int argc, char **argv)
     pthread_barrier_wait(&start_barrier);
     pthread_barrier_wait(&done_barrier);
     double elapsed = MPI_Wtime() - start;
-    for (int i = 0; i < threads_per_process; i++)
+    for (int i = 0; i < local_threads; i++)
         pthread_join(pairs[i].thread, NULL);
     if (run_mode == MODE_COMM)
         for (int i = 0; i < threads_per_process; i++)

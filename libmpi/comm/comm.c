@@ -74,6 +74,17 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
     return c;
 }
 
+static void destroy_deferred(void *arg)
+{
+    tide_comm_destroy(arg);
+}
+
+void tide_comm_release_shared(struct tide_comm *c)
+{
+    if (__atomic_sub_fetch(&c->refcount, 1, __ATOMIC_ACQ_REL) <= 0)
+        tide_lock_defer(destroy_deferred, c);
+}
+
 void tide_comm_destroy(struct tide_comm *c)
 {
     if (tide_comm_detach_hook)

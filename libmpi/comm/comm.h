@@ -77,6 +77,14 @@ static inline void tide_comm_release(struct tide_comm *c)
         tide_comm_destroy(c);
 }
 
+/* The same under the shared library lock (runtime/lock.h): the last
+ * reference's free is left to the next exclusive holder. */
+static inline void tide_comm_retain_shared(struct tide_comm *c)
+{
+    __atomic_fetch_add(&c->refcount, 1, __ATOMIC_RELAXED);
+}
+void tide_comm_release_shared(struct tide_comm *c);
+
 /* The context a message on c to rank dest (of the group `peers` maps)
  * goes to, ctx being one of c's own (point-to-point or collective): on
  * an endpoints communicator, the one of dest's endpoint. */

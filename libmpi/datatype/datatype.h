@@ -81,6 +81,14 @@ static inline void tide_datatype_release(struct tide_datatype *dt)
     if (!dt->predefined && --dt->refcount == 0)
         tide_dt_destroy(dt);
 }
+/* The same under the shared library lock (runtime/lock.h): the last
+ * reference's free is left to the next exclusive holder. */
+static inline void tide_datatype_retain_shared(struct tide_datatype *dt)
+{
+    if (!dt->predefined)
+        __atomic_fetch_add(&dt->refcount, 1, __ATOMIC_RELAXED);
+}
+void tide_datatype_release_shared(struct tide_datatype *dt);
 
 /* Check a (count, datatype) argument for communication: NULL type,
  * uncommitted derived type, negative count. Returns MPI_SUCCESS or an

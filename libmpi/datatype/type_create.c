@@ -64,6 +64,17 @@ struct tide_datatype *tide_dt_alloc(int combiner, int ni, int na, int nd)
     return tide_dt_alloc_c(combiner, ni, na, 0, nd);
 }
 
+static void destroy_deferred(void *arg)
+{
+    tide_dt_destroy(arg);
+}
+
+void tide_datatype_release_shared(struct tide_datatype *dt)
+{
+    if (!dt->predefined && __atomic_sub_fetch(&dt->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+        tide_lock_defer(destroy_deferred, dt);
+}
+
 void tide_dt_destroy(struct tide_datatype *dt)
 {
     if (dt->attrs)

@@ -5,6 +5,7 @@
 #include "pt2pt/match.h"
 #include "pt2pt/request.h"
 #include "comm/context.h"
+#include "runtime/lock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,9 @@ struct tide_matchq *tide_matchq_get(uint32_t ctx)
     struct tide_matchq **slot = &(*chunk)[ctx & (MQ_CHUNK - 1)];
     if (!*slot) {
         *slot = calloc(1, sizeof **slot);
-        if (*slot)
+        if (*slot) {
             (*slot)->ctx = ctx;
+        }
     }
     return *slot;
 }
@@ -91,7 +93,7 @@ void tide_match_post(struct tide_matchq *q, struct tide_request *req)
     q->nposted++;
 }
 
-static void unlink_posted(struct tide_matchq *q, struct tide_request *r)
+void tide_match_unlink_posted(struct tide_matchq *q, struct tide_request *r)
 {
     if (r->prev)
         r->prev->next = r->next;
@@ -109,9 +111,17 @@ struct tide_request *tide_match_take_posted(struct tide_matchq *q, int src, int 
 {
     for (struct tide_request *r = q->posted_head; r; r = r->next)
         if (tide_match_ok(r->peer, r->tag, src, tag)) {
-            unlink_posted(q, r);
+            tide_match_unlink_posted(q, r);
             return r;
         }
+    return NULL;
+}
+
+struct tide_request *tide_match_peek_posted(struct tide_matchq *q, int src, int tag)
+{
+    for (struct tide_request *r = q->posted_head; r; r = r->next)
+        if (tide_match_ok(r->peer, r->tag, src, tag))
+            return r;
     return NULL;
 }
 
@@ -119,7 +129,7 @@ bool tide_match_unpost(struct tide_matchq *q, struct tide_request *req)
 {
     for (struct tide_request *r = q->posted_head; r; r = r->next)
         if (r == req) {
-            unlink_posted(q, r);
+            tide_match_unlink_posted(q, r);
             return true;
         }
     return false;
@@ -247,6 +257,8 @@ static const size_t uq_class_size[] = {4096, 16384, 65536};
 static const size_t uq_class_keep[] = {1024, 128, 64}; /* 4, 2 and 4 MiB at most */
 #define UQ_CLASSES 3
 static struct tide_unexpected *uq_free[UQ_CLASSES];
+/* taken by holders of the shared library lock only (runtime/lock.h) */
+static tide_spinlock uq_lock = TIDE_SPINLOCK_INIT;
 static size_t uq_nfree[UQ_CLASSES];
 
 static int uq_class(size_t data_len)
@@ -259,13 +271,19 @@ static int uq_class(size_t data_len)
 
 struct tide_unexpected *tide_unexpected_new(size_t data_len)
 {
-    struct tide_unexpected *u;
+    struct tide_unexpected *u = NULL;
     int k = uq_class(data_len);
+    bool shared = tide_lock_held_shared();
+    if (shared)
+        tide_spin_lock(&uq_lock);
     if (k >= 0 && uq_free[k]) {
         u = uq_free[k];
         uq_free[k] = u->next;
         uq_nfree[k]--;
-    } else {
+    }
+    if (shared)
+        tide_spin_unlock(&uq_lock);
+    if (!u) {
         size_t cap = k >= 0 ? uq_class_size[k] : data_len;
         u = malloc(sizeof *u + cap);
         if (!u)
@@ -293,12 +311,17 @@ struct tide_unexpected *tide_unexpected_new(size_t data_len)
 void tide_unexpected_free(struct tide_unexpected *u)
 {
     int k = uq_class(u->data_len);
+    bool shared = tide_lock_held_shared();
+    if (shared)
+        tide_spin_lock(&uq_lock);
     if (k >= 0 && uq_nfree[k] < uq_class_keep[k]) {
         u->next = uq_free[k];
         uq_free[k] = u;
         uq_nfree[k]++;
-        return;
+        u = NULL;
     }
+    if (shared)
+        tide_spin_unlock(&uq_lock);
     free(u);
 }
 

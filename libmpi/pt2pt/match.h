@@ -7,6 +7,7 @@
 #ifndef TIDE_MATCH_H
 #define TIDE_MATCH_H
 
+#include "runtime/spinlock.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,9 @@ struct tide_matchq {
      * true means it took the message, which is then not matched. */
     bool (*arrival)(void *arg, int src, int tag, bool eager, const void *payload, size_t plen);
     void *arrival_arg;
+    /* Holders of the shared library lock (runtime/lock.h) change the
+     * queues only with this held; exclusive holders need not take it. */
+    tide_spinlock lock;
 };
 
 /* The queues of a context id, created on first use (messages may arrive
@@ -72,6 +76,10 @@ static inline bool tide_match_ok(int want_src, int want_tag, int src, int tag)
 void tide_match_post(struct tide_matchq *q, struct tide_request *req);
 /* First posted receive matching (src, tag), removed from the queue. */
 struct tide_request *tide_match_take_posted(struct tide_matchq *q, int src, int tag);
+/* First posted receive matching (src, tag), left in the queue; and its
+ * removal. */
+struct tide_request *tide_match_peek_posted(struct tide_matchq *q, int src, int tag);
+void tide_match_unlink_posted(struct tide_matchq *q, struct tide_request *r);
 /* Remove a posted receive (cancel); false if it is not there. */
 bool tide_match_unpost(struct tide_matchq *q, struct tide_request *req);
 void tide_match_add_unexpected(struct tide_matchq *q, struct tide_unexpected *u);

@@ -26,10 +26,9 @@ static bool sleepers_rung; /* rung since the last one fell asleep */
 
 void tide_progress_wake_sleepers(void)
 {
-    if (!sleepers_rung) {
-        sleepers_rung = true;
+    /* also called by holders of the shared lock, several at once */
+    if (!__atomic_exchange_n(&sleepers_rung, true, __ATOMIC_RELAXED))
         tide_progress_wake();
-    }
 }
 
 void tide_progress_register(int (*fn)(void))
@@ -130,7 +129,7 @@ static void block_once(bool (*done)(void *), void *arg)
         bool counted = tide_thread_multiple;
         if (counted) {
             tide_progress_sleepers++;
-            sleepers_rung = false;
+            __atomic_store_n(&sleepers_rung, false, __ATOMIC_RELAXED);
         }
         tide_lock_yield_begin();
         poll(fds, (nfds_t)n, 50);

@@ -14,6 +14,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/protocol.h"
+#include "pt2pt/protocol_internal.h"
 #include "pt2pt/bsend.h"
 #include "pt2pt/match.h"
 #include "pt2pt/progress.h"
@@ -167,7 +168,7 @@ static void fill_envelope(struct tide_hdr *h, const struct tide_request *req)
 
 /* ---- copying between convertors (sends to oneself) ---- */
 
-static size_t copy_conv(struct tide_convertor *dst, struct tide_convertor *src, size_t n)
+size_t tide_copy_conv(struct tide_convertor *dst, struct tide_convertor *src, size_t n)
 {
     if (n == 0) /* the buffers may be NULL */
         return 0;
@@ -197,18 +198,6 @@ static int truncation_error(size_t len, size_t bytes, int src, int tag)
     return tide_err(MPI_ERR_TRUNCATE,
                     "message truncated: %zu bytes arrived for a receive of %zu bytes (source %d, tag %d)", len,
                     bytes, src, tag);
-}
-
-/* n bytes of an eager payload into a convertor at its start (the common
- * contiguous case without the convertor's call) */
-static void unpack_eager(struct tide_convertor *cv, const void *data, size_t n)
-{
-    if (!n)
-        return;
-    if (cv->dt->contig && cv->pos == 0)
-        memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
-    else
-        tide_conv_unpack(cv, data, n);
 }
 
 struct tide_msg_counters tide_msg_counters;
@@ -364,7 +353,7 @@ static void recv_matched(struct tide_request *r, struct tide_proc *from, int typ
     recv_finish_status(r, from, src, tag, len);
     size_t n = len < r->bytes ? len : r->bytes;
     if (type == TIDE_MSG_EAGER) {
-        unpack_eager(&r->conv, data, n);
+        tide_unpack_eager(&r->conv, data, n);
         if (flags & TIDE_MSGF_SYNC) {
             struct tide_hdr ack = {.type = TIDE_MSG_ACK, .sreq = sreq};
             send_ctrl(from, &ack);
@@ -600,7 +589,7 @@ void tide_recv_unexpected(struct tide_request *r, struct tide_unexpected *u)
         recv_finish_status(r, tide.me, u->src, u->tag, u->len);
         size_t n = u->len < r->bytes ? u->len : r->bytes;
         tide_conv_seek(&s->conv, 0);
-        copy_conv(&r->conv, &s->conv, n);
+        tide_copy_conv(&r->conv, &s->conv, n);
         tide_request_complete(r);
         self_send_done(s);
     } else {
@@ -663,7 +652,7 @@ int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, in
         rc = truncation_error((size_t)u->len, bytes, u->src, u->tag);
     struct tide_convertor cv;
     tide_conv_init(&cv, dt, (size_t)count, buf);
-    unpack_eager(&cv, u->data, n);
+    tide_unpack_eager(&cv, u->data, n);
     if (status != MPI_STATUS_IGNORE && status) {
         status->MPI_SOURCE = u->src;
         status->MPI_TAG = u->tag;
@@ -676,21 +665,6 @@ int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, in
 
 /* ---- send side ---- */
 
-/* The largest eager message / DATA chunk for p over tx. */
-static inline size_t eager_limit_for(const struct tide_proc *p, const struct tide_transport *tx, uint32_t ctx)
-{
-    size_t limit = tide_ctx_is_coll(ctx) ? tx->eager_limit_coll : tx->eager_limit;
-    return p->msg_max && p->msg_max < limit ? p->msg_max : limit;
-}
-
-/* Does a message of len bytes to p go eagerly? */
-static inline bool goes_eager(const struct tide_proc *p, const struct tide_transport *tx, uint32_t ctx, size_t len)
-{
-    if (len > eager_limit_for(p, tx, ctx))
-        return false;
-    return len <= tx->eager_limit_low || !tx->eager_room || tx->eager_room(p, len);
-}
-
 static inline size_t chunk_for(const struct tide_proc *p, const struct tide_transport *tx)
 {
     return p->msg_max && p->msg_max < tx->max_chunk ? p->msg_max : tx->max_chunk;
@@ -702,7 +676,7 @@ static int send_try(struct tide_request *s)
     struct tide_transport *tx = s->tx;
     struct tide_hdr h;
     fill_envelope(&h, s);
-    if (goes_eager(s->proc, tx, s->ctx, s->bytes)) {
+    if (tide_goes_eager(s->proc, tx, s->ctx, s->bytes)) {
         h.type = TIDE_MSG_EAGER;
         if (s->mode == TIDE_MODE_SYNC)
             h.flags |= TIDE_MSGF_SYNC;
@@ -794,7 +768,7 @@ static int send_to_self(struct tide_request *s)
     if (r) {
         recv_finish_status(r, tide.me, s->comm->rank, s->tag, s->bytes);
         size_t n = s->bytes < r->bytes ? s->bytes : r->bytes;
-        copy_conv(&r->conv, &s->conv, n);
+        tide_copy_conv(&r->conv, &s->conv, n);
         tide_request_complete(r);
         tide_request_complete(s);
         return MPI_SUCCESS;
@@ -877,7 +851,7 @@ eager_now(const void *prefix, size_t prefix_len, const void *buf, MPI_Count coun
         return NULL;
     struct tide_transport *tx = p->tx ? p->tx : tx_of(p);
     size_t bytes = (size_t)count * dt->size + prefix_len;
-    if (!tx || !goes_eager(p, tx, ctx, bytes))
+    if (!tx || !tide_goes_eager(p, tx, ctx, bytes))
         return NULL;
     struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag, .len = bytes,
                          .sreq = sreq};

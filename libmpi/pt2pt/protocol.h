@@ -31,6 +31,9 @@ struct tide_msg_counters {
     unsigned long long msgs_sent, bytes_sent, msgs_received, bytes_received;
 };
 extern struct tide_msg_counters tide_msg_counters;
+/* The counters with what threads on the fast path counted (their own
+ * blocks, protocol_shared.c); called under the exclusive lock. */
+void tide_msg_counters_read(struct tide_msg_counters *out);
 
 int tide_protocol_init(void);
 void tide_protocol_finalize(void);
@@ -66,6 +69,14 @@ int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count coun
  * -1 if the caller must post a request. */
 int tide_recv_immediate(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag, uint32_t ctx,
                         MPI_Status *status);
+/* Under the shared library lock (protocol_shared.c): an eager send that
+ * goes out at once (1; *procp, if not NULL, gets its process), or 0
+ * with nothing done; sreq names the sender's request (0: none). */
+int tide_send_eager_shared(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
+                           struct tide_comm *comm, uint32_t ctx, uint64_t sreq, struct tide_proc **procp);
+/* Post filled receive r, or complete it from an eager message already
+ * here: 1; 0 with nothing done when the exclusive path must. */
+int tide_recv_post_shared(struct tide_request *r);
 /* Post a receive (matches the unexpected queue first). */
 int tide_recv_start(struct tide_request *req);
 /* Receive a message taken out of the unexpected queue (MPI_Mrecv). */

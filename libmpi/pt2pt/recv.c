@@ -2,6 +2,7 @@
  * recv.c: MPI_Recv and MPI_Irecv.
  */
 #include "runtime/api.h"
+#include "pt2pt/fastpath.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/pt2pt_api.h"
@@ -43,6 +44,9 @@ int tide_recv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datat
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
+    int rc;
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_recv(buf, count, datatype, source, tag, comm, status, &rc))
+        return rc;
     TIDE_API_ENTER();
     return tide_recv_api("MPI_Recv", buf, count, datatype, source, tag, comm, status);
 }
@@ -69,6 +73,8 @@ int tide_irecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype data
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_irecv(buf, count, datatype, source, tag, comm, request))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     return tide_irecv_api("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
 }

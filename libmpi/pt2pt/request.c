@@ -8,10 +8,27 @@
 #include "pt2pt/progress.h"
 #include "comm/comm.h"
 
+#include "runtime/spinlock.h"
 #include <stdlib.h>
 #include <string.h>
 
 static struct tide_request *pool;
+/* taken by holders of the shared library lock (runtime/lock.h) only */
+static tide_spinlock pool_lock = TIDE_SPINLOCK_INIT;
+static uint32_t seq;
+
+/* Under the shared lock a thread keeps a few free requests of its own,
+ * taken from and given back to the pool by the batch. The caches are
+ * listed so that finalize frees what they hold. */
+#define CACHE_MAX 64
+#define CACHE_BATCH 16
+struct req_cache {
+    struct tide_request *head;
+    int n;
+    struct req_cache *next;
+};
+static __thread struct req_cache *cache;
+static struct req_cache *caches;
 int tide_rdv_sends_in_flight;
 
 static void uncount_rdv(struct tide_request *r)
@@ -31,9 +48,10 @@ void tide_status_empty(MPI_Status *s)
     s->tide_nbytes = 0;
 }
 
+static void request_init(struct tide_request *r, int kind, uint32_t n);
+
 struct tide_request *tide_request_new(int kind)
 {
-    static uint32_t seq;
     struct tide_request *r = pool;
     if (r) {
         pool = r->pool_next; /* it kept its handle */
@@ -46,6 +64,52 @@ struct tide_request *tide_request_new(int kind)
             return NULL;
         }
     }
+    request_init(r, kind, ++seq);
+    return r;
+}
+
+static struct req_cache *cache_self(void)
+{
+    if (__builtin_expect(cache != NULL, 1))
+        return cache;
+    struct req_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    tide_spin_lock(&pool_lock);
+    c->next = caches;
+    caches = c;
+    tide_spin_unlock(&pool_lock);
+    cache = c;
+    return c;
+}
+
+struct tide_request *tide_request_new_shared(int kind)
+{
+    struct req_cache *c = cache_self();
+    if (!c)
+        return NULL;
+    if (!c->head) {
+        tide_spin_lock(&pool_lock);
+        while (pool && c->n < CACHE_BATCH) {
+            struct tide_request *r = pool;
+            pool = r->pool_next;
+            r->pool_next = c->head;
+            c->head = r;
+            c->n++;
+        }
+        tide_spin_unlock(&pool_lock);
+        if (!c->head)
+            return NULL;
+    }
+    struct tide_request *r = c->head;
+    c->head = r->pool_next;
+    c->n--;
+    request_init(r, kind, __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+    return r;
+}
+
+static void request_init(struct tide_request *r, int kind, uint32_t n)
+{
     r->pooled = false;
     /* every field but the convertor (set up by whoever uses it), assigned
      * one by one: on the message path this is measurably cheaper than a
@@ -75,7 +139,7 @@ struct tide_request *tide_request_new(int kind)
     r->bytes = 0;
     r->msg_len = 0;
     r->done_bytes = 0;
-    r->id = ((uint64_t)++seq << 32) | (uint32_t)r->handle;
+    r->id = ((uint64_t)n << 32) | (uint32_t)r->handle;
     r->remote = 0;
     r->bsend_link = NULL;
     r->split = 0;
@@ -94,7 +158,6 @@ struct tide_request *tide_request_new(int kind)
     r->greq_freed = false;
     r->rdv_counted = false;
     r->pool_next = NULL;
-    return r;
 }
 
 struct tide_request *tide_request_by_id(uint64_t id)
@@ -142,6 +205,53 @@ static void request_destroy(struct tide_request *r)
     pool = r;
 }
 
+bool tide_request_shared_done(const struct tide_request *r)
+{
+    return (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) && !r->persistent && !r->on_destroy &&
+           !r->bsend_link && !r->rdv_counted && !r->riov && !r->on_complete && !r->user_freed;
+}
+
+void tide_request_free_shared(struct tide_request *r)
+{
+    if (r->dt) {
+        tide_datatype_release_shared(r->dt);
+        r->dt = NULL;
+    }
+    if (r->comm) {
+        tide_comm_release_shared(r->comm);
+        r->comm = NULL;
+    }
+    r->pooled = true;
+    r->id = 0;
+    struct req_cache *c = cache_self();
+    if (c && c->n < CACHE_MAX) {
+        r->pool_next = c->head;
+        c->head = r;
+        c->n++;
+        return;
+    }
+    tide_spin_lock(&pool_lock);
+    r->pool_next = pool;
+    pool = r;
+    /* and a batch with it, so the next ones go to the cache again */
+    for (int k = 0; c && k < CACHE_BATCH && c->head; k++) {
+        struct tide_request *x = c->head;
+        c->head = x->pool_next;
+        c->n--;
+        x->pool_next = pool;
+        pool = x;
+    }
+    tide_spin_unlock(&pool_lock);
+}
+
+void tide_request_complete_shared(struct tide_request *r)
+{
+    r->state = TIDE_RS_DONE;
+    __atomic_store_n(&r->complete, true, __ATOMIC_RELEASE);
+    if (__builtin_expect(__atomic_load_n(&tide_progress_sleepers, __ATOMIC_RELAXED), 0))
+        tide_progress_wake_sleepers();
+}
+
 void tide_request_complete(struct tide_request *r)
 {
     r->state = TIDE_RS_DONE;
@@ -169,6 +279,16 @@ void tide_request_free(struct tide_request *r)
 
 void tide_requests_finalize(void)
 {
+    /* the threads are done with MPI: what their caches hold goes too */
+    for (struct req_cache *c = caches; c; c = c->next) {
+        while (c->head) {
+            struct tide_request *r = c->head;
+            c->head = r->pool_next;
+            r->pool_next = pool;
+            pool = r;
+        }
+        c->n = 0;
+    }
     while (pool) {
         struct tide_request *r = pool;
         pool = r->pool_next;

@@ -128,6 +128,17 @@ static inline struct tide_request *tide_request_get(MPI_Request h)
     struct tide_request *r = tide_handle_get(TIDE_KIND_REQUEST, h);
     return r && !r->pooled ? r : NULL;
 }
+/* Under the shared library lock (runtime/lock.h, pt2pt/fastpath.c): a
+ * request from the pool, NULL if the pool is empty (the caller then goes
+ * the ordinary way); */
+struct tide_request *tide_request_new_shared(int kind);
+/* can r be completed and freed under it (a plain send or receive with
+ * nothing to do on completion or destruction)? */
+bool tide_request_shared_done(const struct tide_request *r);
+/* Complete such a request (status filled by the caller), and give it back
+ * after its user is done with it. */
+void tide_request_complete_shared(struct tide_request *r);
+void tide_request_free_shared(struct tide_request *r);
 /* The request a peer's message names; NULL if stale. */
 struct tide_request *tide_request_by_id(uint64_t id);
 /* Mark the operation finished (status filled by the caller). */

@@ -9,6 +9,7 @@
  * MPI_ERR_IN_STATUS.
  */
 #include "runtime/api.h"
+#include "pt2pt/fastpath.h"
 #include "pt2pt/greq.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -74,6 +75,8 @@ static int interrupted(struct tide_request *r)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_wait(request, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     if (!request)
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Wait: request must not be NULL");
@@ -103,6 +106,8 @@ TIDE_ALIAS(MPI_Wait)
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_test(request, flag, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     if (!request || !flag)
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Test: request and flag must not be NULL");
@@ -313,6 +318,8 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
 
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_waitall(count, reqs, statuses))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     struct tide_request *local[WAITALL_LOCAL];
     struct tide_request **rp = count <= WAITALL_LOCAL ? local : NULL;

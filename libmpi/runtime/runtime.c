@@ -19,6 +19,7 @@
 #include "runtime/modules.h"
 #include "runtime/proc.h"
 #include "runtime/runtime.h"
+#include "pt2pt/fastpath.h"
 #include "comm/comm.h"
 #include "pt2pt/progress.h"
 #include "client.h"
@@ -199,6 +200,7 @@ int tide_runtime_acquire(int required, const char *fn)
         tide.thread_level = required;
     }
     tide_thread_multiple = tide.thread_level == MPI_THREAD_MULTIPLE;
+    tide_fastpath_on = tide_thread_multiple && tide_config_int("thread_fastpath") != 0;
     users++;
     return MPI_SUCCESS;
 }

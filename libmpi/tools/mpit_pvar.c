@@ -54,7 +54,9 @@ static unsigned long long counter(int index)
 {
     TIDE_API_ENTER();
     unsigned long long v;
-    memcpy(&v, (const char *)&tide_msg_counters + pvars[index].offset, sizeof v);
+    struct tide_msg_counters all;
+    tide_msg_counters_read(&all);
+    memcpy(&v, (const char *)&all + pvars[index].offset, sizeof v);
     return v;
 }
 

@@ -112,6 +112,26 @@ int tide_transports_progress_quick(void)
     return n;
 }
 
+int tide_transports_progress_shared(void)
+{
+    int n = 0;
+    bool exclusive = false;
+    for (int i = 0; i < tide_ntransports; i++)
+        if (tide_transport_list[i]->progress_shared)
+            n += tide_transport_list[i]->progress_shared(&exclusive);
+    return exclusive ? -1 : n;
+}
+
+bool tide_transports_shared_only(void)
+{
+    for (int i = 0; i < tide_ntransports; i++) {
+        struct tide_transport *t = tide_transport_list[i];
+        if (!t->progress_shared && (!t->active || t->active()))
+            return false;
+    }
+    return true;
+}
+
 void tide_transports_idle(void)
 {
     for (int i = 0; i < tide_ntransports; i++)

@@ -14,6 +14,13 @@
  * enough sets a flag in its segment and sleeps on a datagram socket (its
  * doorbell); a sender that sees the flag rings it.
  *
+ * Under MPI_THREAD_MULTIPLE, threads holding the library lock shared
+ * (runtime/lock.h) send through shm_send_shared, under a lock per peer
+ * ring, and deliver through shm_progress_shared, which takes an inbound
+ * ring by its busy flag and hands over only what the fast path can take
+ * (plain eager messages: tide_protocol_incoming_shared); it stops at the
+ * first message that needs the exclusive lock, which stays in the ring.
+ *
  * The flag is read without a barrier right after a message is published
  * (a barrier there would wait for the message's cache line to reach the
  * receiver, on every message). A receiver falling asleep just then can be
@@ -26,6 +33,7 @@
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
+#include "runtime/spinlock.h"
 #include "transport/card.h"
 #include "transport/shm_ring.h"
 #include "transport/tcp_auth.h"
@@ -85,13 +93,18 @@ struct shm_peer {
     pid_t pid;
     bool dirty;                  /* written to since the last barrier-checked look at its flag */
     struct shm_peer *dirty_next;
+    tide_spinlock send_lock;   /* the producer's, for holders of the shared library lock */
 };
 
 struct inbound {
     struct tide_ring_cons cons;
     struct tide_proc *from;
     int slot;
+    int busy; /* a holder of the shared library lock is draining it */
 };
+
+/* the dirty list, for holders of the shared library lock */
+static tide_spinlock dirty_lock = TIDE_SPINLOCK_INIT;
 
 static struct shm_peer *peers;
 static struct shm_peer *dirty_peers; /* list of the peers with dirty set */
@@ -374,17 +387,28 @@ static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card
 /* After one barrier, ring the peers written to that have fallen asleep. */
 static void wake_sleepers(void)
 {
-    if (!dirty_peers)
+    if (!__atomic_load_n(&dirty_peers, __ATOMIC_RELAXED))
         return;
     tide_store_load_fence();
     for (struct shm_peer *p = dirty_peers, *next; p; p = next) {
         next = p->dirty_next;
-        p->dirty = false;
+        __atomic_store_n(&p->dirty, false, __ATOMIC_RELAXED); /* read by shm_send_shared */
         p->dirty_next = NULL;
         if (atomic_load_explicit(&p->hdr->sleeping, memory_order_relaxed))
             ring_bell(p);
     }
-    dirty_peers = NULL;
+    __atomic_store_n(&dirty_peers, NULL, __ATOMIC_RELAXED);
+}
+
+/* The same for a holder of the shared lock. */
+static void wake_sleepers_shared(void)
+{
+    if (!__atomic_load_n(&dirty_peers, __ATOMIC_RELAXED))
+        return;
+    tide_spin_lock(&dirty_lock);
+    if (dirty_peers)
+        wake_sleepers();
+    tide_spin_unlock(&dirty_lock);
 }
 
 static void detach(struct shm_peer *peer)
@@ -543,6 +567,44 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     return 0;
 }
 
+/* shm_send for a holder of the shared library lock: one thread at a time
+ * writes a ring; 1 also when p has no ring yet (the exclusive path makes
+ * it). */
+static int shm_send_shared(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                           struct tide_convertor *cv, size_t len)
+{
+    struct shm_peer *peer = p->tx_state;
+    if (!peer)
+        return 1;
+    tide_spin_lock(&peer->send_lock);
+    size_t hlen = header_size(h, extra_len + len);
+    size_t total = hlen + extra_len + len;
+    uint8_t *dst = tide_ring_reserve(&peer->prod, total);
+    if (dst) {
+        header_out(dst, h, hlen, extra_len + len);
+        if (extra_len)
+            memcpy(dst + hlen, extra, extra_len);
+        if (len)
+            tide_conv_pack(cv, dst + hlen + extra_len, len);
+        tide_ring_commit(&peer->prod, total);
+    }
+    tide_spin_unlock(&peer->send_lock);
+    if (!dst)
+        return 1;
+    if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
+        ring_bell(peer);
+    } else if (!__atomic_load_n(&peer->dirty, __ATOMIC_RELAXED)) {
+        tide_spin_lock(&dirty_lock);
+        if (!peer->dirty) {
+            __atomic_store_n(&peer->dirty, true, __ATOMIC_RELAXED);
+            peer->dirty_next = dirty_peers;
+            __atomic_store_n(&dirty_peers, peer, __ATOMIC_RELAXED); /* read unlocked by wake_sleepers_shared */
+        }
+        tide_spin_unlock(&dirty_lock);
+    }
+    return 0;
+}
+
 /* A refused single-copy transfer is no error: the caller falls back to
  * the rings for that peer. Said once, at verbose level 1. */
 static void cma_refused_note(int err)
@@ -672,6 +734,41 @@ static int shm_progress(void)
     return n;
 }
 
+/* Delivery by a holder of the shared library lock: what the fast path
+ * takes, from rings no other thread drains at the moment. Sets
+ * *exclusive when a message (or a new ring) needs the exclusive lock. */
+static int shm_progress_shared(bool *exclusive)
+{
+    if (atomic_load_explicit(&me.hdr->generation, memory_order_relaxed) != me.seen_gen) {
+        *exclusive = true;
+        return 0;
+    }
+    int n = 0;
+    for (int i = 0; i < me.nin; i++) {
+        struct inbound *in = &me.in[i];
+        if (__atomic_load_n(&in->busy, __ATOMIC_RELAXED) || __atomic_exchange_n(&in->busy, 1, __ATOMIC_ACQUIRE))
+            continue;
+        for (int k = 0; k < 32; k++) {
+            size_t len;
+            const uint8_t *msg = tide_ring_peek(&in->cons, &len);
+            if (!msg)
+                break;
+            struct tide_hdr h;
+            size_t hlen = header_in(&h, msg, len);
+            if (!hlen || !tide_protocol_incoming_shared(in->from, &h, msg + hlen, len - hlen)) {
+                *exclusive = true;
+                break;
+            }
+            tide_ring_release(&in->cons, len, 0);
+            n++;
+        }
+        __atomic_store_n(&in->busy, 0, __ATOMIC_RELEASE);
+    }
+    if (!n)
+        wake_sleepers_shared();
+    return n;
+}
+
 static int shm_block_prepare(struct pollfd *fds, int max)
 {
     wake_sleepers();
@@ -758,6 +855,8 @@ struct tide_transport tide_shm_transport = {
     .max_chunk = 65536,
     .can_get = true,
     .reachable = shm_reachable,
+    .send_shared = shm_send_shared,
+    .progress_shared = shm_progress_shared,
     .send = shm_send,
     .get = shm_get,
     .put = shm_put,

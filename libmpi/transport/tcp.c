@@ -1080,6 +1080,11 @@ static int tcp_progress_quick(void)
     return tcp.nopen == 0 && !tcp.conns ? 0 : tcp_progress();
 }
 
+static bool tcp_active(void)
+{
+    return tcp.nopen != 0 || tcp.conns;
+}
+
 /* ---- sending ---- */
 
 /* Does traffic to p go over a PORT-kind connection? Only to a process of
@@ -1455,6 +1460,7 @@ struct tide_transport tide_tcp_transport = {
     .get = NULL,
     .progress = tcp_progress,
     .progress_quick = tcp_progress_quick,
+    .active = tcp_active,
     .block_prepare = tcp_block_prepare,
     .block_finish = NULL,
     .finalize = tcp_finalize,

@@ -106,6 +106,19 @@ struct tide_transport {
     /* Optional: are messages still waiting to leave (queued behind a
      * connection being made, or not yet written)? Finalize waits for them. */
     bool (*output_pending)(void);
+    /* Optional, for MPI_THREAD_MULTIPLE's fast path (pt2pt/fastpath.c),
+     * called holding the library lock shared: send as send does, safe
+     * against other threads doing the same (1 also when p is not set up
+     * yet: the caller goes the exclusive way); and deliver what the fast
+     * path takes (tide_protocol_incoming_shared), setting *exclusive when
+     * something waits that needs the exclusive lock. */
+    int (*send_shared)(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                       struct tide_convertor *cv, size_t len);
+    int (*progress_shared)(bool *exclusive);
+    /* Optional: has this transport something to poll now (a transport
+     * without progress_shared that has makes waiting under the shared
+     * lock give way to the exclusive engine soon)? */
+    bool (*active)(void);
     /* Optional: p may be asleep waiting for memory this process shares
      * with it and has just written (the writer issued a full barrier
      * since): wake it if so. Transports without it cannot wake peers. */
@@ -119,6 +132,11 @@ void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, co
 /* Around a pass that delivers several messages from one process: work
  * their arrival starts may be done together at the end (single-copy
  * reads). Nest freely. */
+/* Under the shared library lock: take a message if it is one the fast
+ * path delivers (a plain eager message to a receive it can complete, or
+ * to the unexpected queue); false, and nothing done, if not. */
+bool tide_protocol_incoming_shared(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
+                                   size_t payload_len);
 void tide_protocol_burst_begin(void);
 void tide_protocol_burst_end(void);
 
@@ -138,6 +156,11 @@ struct tide_transport *tide_transport_for(struct tide_proc *p);
 int tide_transports_progress(void);
 /* The quick progress of the transports that have one. */
 int tide_transports_progress_quick(void);
+/* The transports' progress_shared; -1 when something needs the exclusive lock. */
+int tide_transports_progress_shared(void);
+/* Can a wait under the shared lock go on for a while (no transport
+ * without progress_shared has anything to poll)? */
+bool tide_transports_shared_only(void);
 /* Tell the transports the caller is about to wait (their idle hooks). */
 void tide_transports_idle(void);
 /* Can p be woken by tide_transport_wake (choosing its transport)? */

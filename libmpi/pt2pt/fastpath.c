@@ -1,0 +1,299 @@
+/*
+ * fastpath.c: MPI_THREAD_MULTIPLE's message fast path. MPI_Send,
+ * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Test and MPI_Waitall try
+ * it first: with the library lock held shared (runtime/lock.h), so
+ * threads run it at the same time, it sends eager messages over shared
+ * memory and between endpoints of this process, posts and matches
+ * receives, delivers eager arrivals, and completes and frees plain
+ * requests (protocol_shared.c does the protocol's part). What it cannot
+ * do (rendezvous, errors, other transports, persistent and generalized
+ * requests, a request with work on completion, a wait that goes on: the
+ * exclusive engine then spins, yields and sleeps) it leaves untouched
+ * and says so: the caller then goes the ordinary way, under the lock
+ * held exclusively. A receive it has posted is, if need be, waited for
+ * there.
+ */
+#include "runtime/api.h"
+#include "pt2pt/fastpath.h"
+#include "pt2pt/protocol.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+#include "runtime/proc.h"
+#include "transport/transport.h"
+
+#include <sched.h>
+
+/* Idle passes a wait under the shared lock makes before it hands over to
+ * the exclusive engine (which may sleep), with every transport polled
+ * here, and with one that is not (TCP) */
+#define SHARED_SPIN 4096
+#define SHARED_SPIN_MIXED 64
+bool tide_fastpath_on;
+
+/* the most requests MPI_Waitall takes this way */
+#define WAITALL_MAX 256
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static inline bool is_complete(const struct tide_request *r)
+{
+    return __atomic_load_n(&r->complete, __ATOMIC_ACQUIRE);
+}
+
+/* Progress under the shared lock until done(arg): false when it gives up
+ * (something waits that needs the exclusive lock, or it has waited long
+ * enough; the caller still holds the shared lock). */
+static bool wait_shared(bool (*done)(void *), void *arg)
+{
+    int limit = tide.oversubscribed ? 16 : tide_transports_shared_only() ? SHARED_SPIN : SHARED_SPIN_MIXED;
+    int idle = 0;
+    while (!done(arg)) {
+        if (tide_protocol_has_pending())
+            return false;
+        int n = tide_transports_progress_shared();
+        if (n < 0)
+            return false;
+        if (n > 0) {
+            idle = 0;
+            continue;
+        }
+        if (++idle > limit)
+            return false;
+        if (__atomic_load_n(&tide_lock_writers_waiting, __ATOMIC_RELAXED))
+            tide_lock_shared_step_aside();
+        else if ((idle & 63) == 0)
+            sched_yield(); /* more threads than cores: let the one with work run */
+        else
+            cpu_relax();
+    }
+    return true;
+}
+
+static bool one_done(void *arg)
+{
+    return is_complete(arg);
+}
+
+/* Can r, complete, be finished here? */
+static inline bool finishable(const struct tide_request *r)
+{
+    return tide_request_shared_done(r) && r->error == MPI_SUCCESS && !r->cancelled && !r->ft_interrupted;
+}
+
+static void finish(MPI_Request *h, struct tide_request *r, MPI_Status *status)
+{
+    tide_request_status_out(r, status);
+    tide_request_free_shared(r);
+    *h = MPI_REQUEST_NULL;
+}
+
+/* The same checks as the ordinary calls make, all passed (else the
+ * ordinary call reports the error). */
+static struct tide_comm *comm_ok(MPI_Comm comm, const void *buf, MPI_Count count, struct tide_datatype *dt, int rank,
+                                 int tag, bool recv)
+{
+    struct tide_comm *c = tide_comm_get(comm);
+    return c && tide_pt2pt_args_ok(c, buf, count, dt, rank, tag, recv) && rank != MPI_PROC_NULL ? c : NULL;
+}
+
+bool tide_fast_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (!tide_lock_shared_begin())
+        return false;
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    struct tide_comm *c = comm_ok(comm, buf, count, dt, dest, tag, false);
+    bool sent = c && tide_send_eager_shared(buf, count, dt, dest, tag, c, tide_comm_send_ctx(c, dest, c->context_id),
+                                            0, NULL);
+    tide_lock_shared_end();
+    return sent;
+}
+
+bool tide_fast_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    if (!request || !tide_lock_shared_begin())
+        return false;
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    struct tide_comm *c = comm_ok(comm, buf, count, dt, dest, tag, false);
+    struct tide_request *r = c ? tide_request_new_shared(TIDE_REQ_SEND) : NULL;
+    if (!r) {
+        tide_lock_shared_end();
+        return false;
+    }
+    uint32_t ctx = tide_comm_send_ctx(c, dest, c->context_id);
+    struct tide_proc *p;
+    if (!tide_send_eager_shared(buf, count, dt, dest, tag, c, ctx, r->id, &p)) {
+        tide_request_free_shared(r);
+        tide_lock_shared_end();
+        return false;
+    }
+    /* what a cancel needs, as tide_isend_eager_now leaves it */
+    r->mode = TIDE_MODE_STANDARD;
+    r->peer = dest;
+    r->tag = tag;
+    r->ctx = ctx;
+    r->proc = p;
+    r->tx = p->tx;
+    r->bytes = (size_t)count * dt->size;
+    r->state = TIDE_RS_DONE;
+    r->complete = true;
+    *request = r->handle;
+    tide_lock_shared_end();
+    return true;
+}
+
+/* A receive request for the arguments, posted or complete; NULL with
+ * nothing done if the exclusive path must. */
+static struct tide_request *post_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                                      MPI_Comm comm)
+{
+    struct tide_datatype *dt = tide_datatype_get(datatype);
+    struct tide_comm *c = comm_ok(comm, buf, count, dt, source, tag, true);
+    struct tide_request *r = c ? tide_request_new_shared(TIDE_REQ_RECV) : NULL;
+    if (!r)
+        return NULL;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    r->dtype = dt->handle;
+    r->peer = source;
+    r->tag = tag;
+    r->ctx = c->context_id;
+    if (!tide_recv_post_shared(r)) {
+        r->dt = NULL; /* no reference taken yet */
+        tide_request_free_shared(r);
+        return NULL;
+    }
+    /* posted: the references a pending receive holds */
+    tide_datatype_retain_shared(dt);
+    r->comm = c;
+    tide_comm_retain_shared(c);
+    return r;
+}
+
+bool tide_fast_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    if (!request || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *r = post_recv(buf, count, datatype, source, tag, comm);
+    if (r)
+        *request = r->handle;
+    tide_lock_shared_end();
+    return r != NULL;
+}
+
+bool tide_fast_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Status *status, int *rc)
+{
+    if (!tide_lock_shared_begin())
+        return false;
+    struct tide_request *r = post_recv(buf, count, datatype, source, tag, comm);
+    if (!r) {
+        tide_lock_shared_end();
+        return false;
+    }
+    if (wait_shared(one_done, r) && finishable(r)) {
+        tide_request_status_out(r, status);
+        tide_request_free_shared(r);
+        tide_lock_shared_end();
+        *rc = MPI_SUCCESS;
+        return true;
+    }
+    /* posted: the exclusive engine waits for it and reports what happened */
+    tide_lock_shared_end();
+    tide_lock_acquire();
+    struct tide_comm *c = r->comm;
+    tide_comm_retain(c);
+    int err = tide_wait_free(r, status);
+    *rc = err ? tide_raise_comm(c, err) : MPI_SUCCESS;
+    tide_comm_release(c);
+    tide_lock_release();
+    return true;
+}
+
+bool tide_fast_wait(MPI_Request *request, MPI_Status *status)
+{
+    if (!request || *request == MPI_REQUEST_NULL || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *r = tide_request_get(*request);
+    bool done = r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) &&
+                wait_shared(one_done, r) && finishable(r);
+    if (done)
+        finish(request, r, status);
+    tide_lock_shared_end();
+    return done;
+}
+
+bool tide_fast_test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (!request || !flag || *request == MPI_REQUEST_NULL || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *r = tide_request_get(*request);
+    bool done = false;
+    if (r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV)) {
+        if (!is_complete(r))
+            tide_transports_progress_shared();
+        /* not complete: the ordinary MPI_Test runs the whole engine */
+        done = is_complete(r) && finishable(r);
+    }
+    if (done) {
+        finish(request, r, status);
+        *flag = 1;
+    }
+    tide_lock_shared_end();
+    return done;
+}
+
+struct reqset {
+    int n;
+    struct tide_request **r;
+};
+
+static bool all_done(void *arg)
+{
+    struct reqset *s = arg;
+    for (int i = 0; i < s->n; i++)
+        if (s->r[i] && !is_complete(s->r[i]))
+            return false;
+    return true;
+}
+
+bool tide_fast_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    if (count <= 0 || count > WAITALL_MAX || !requests || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *reqs[WAITALL_MAX];
+    struct reqset set = {count, reqs};
+    bool ok = true;
+    for (int i = 0; i < count && ok; i++) {
+        reqs[i] = NULL;
+        if (requests[i] == MPI_REQUEST_NULL)
+            continue;
+        struct tide_request *r = tide_request_get(requests[i]);
+        ok = r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV);
+        reqs[i] = r;
+    }
+    ok = ok && wait_shared(all_done, &set);
+    for (int i = 0; i < count && ok; i++)
+        ok = !reqs[i] || finishable(reqs[i]);
+    if (ok)
+        for (int i = 0; i < count; i++) {
+            MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+            if (reqs[i] && !reqs[i]->pooled) /* (a request named twice is finished once) */
+                finish(&requests[i], reqs[i], st);
+            else if (st != MPI_STATUS_IGNORE)
+                tide_status_empty(st);
+        }
+    tide_lock_shared_end();
+    return ok;
+}
