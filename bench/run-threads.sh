@@ -2,7 +2,11 @@
 # run-threads.sh [comm|tag|ep ...]: multithreaded message rate
 # (msgrate_threads.c) of Tide, Open MPI and MPICH, 2 processes on this
 # node with T = 1, 2, 4, 8 threads each, in millions of 8-byte messages
-# per second summed over all thread pairs. Each value is the median of
+# per second summed over all thread pairs. PROCS=1 runs the pairs inside
+# one process instead (2T threads), where the implementations' locking
+# rather than the transport sets the rate. "tidelock" is Tide with its
+# multithreaded fast path off (thread_fastpath=0: every call under one
+# lock), to show what the fast path brings. Each value is the median of
 # RUNS runs (default 5), each under a timeout of 120 s; for each T the
 # modes and implementations take turns, one run each per round. Ratios are
 # Tide/other (above 1 is better). Mode ep (MPI Endpoints) runs only for
@@ -12,6 +16,10 @@
 # defaults to "--mca btl self,vader").
 . "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
+PROCS=${PROCS:-2}
+# seconds a run may take (MPICH livelocks with its pairs in one process)
+RUN_TIMEOUT=${RUN_TIMEOUT:-$([ "$PROCS" = 1 ] && echo 30 || echo 120)}
+IMPLS="tide tidelock ${IMPLS#tide}"
 THREAD_COUNTS=${THREAD_COUNTS:-1 2 4 8}
 OMPI_EXTRA=${OMPI_EXTRA---mca btl self,vader}
 modes=${*:-comm tag ep}
@@ -23,6 +31,7 @@ failures="$OUT/$program.failures"
 # library has them: then build without, and ep prints nan.
 built_impls=""
 for impl in $IMPLS; do
+    [ $impl = tidelock ] && continue
     if $(impl_cc $impl) -O2 -pthread -o "$OUT/$program.$impl" "$BENCH_DIR/$program.c" \
         > "$OUT/$program.$impl.build" 2>&1; then
         built_impls="$built_impls $impl"
@@ -35,7 +44,12 @@ for impl in $IMPLS; do
     fi
 done
 
-impl_extra() { case $1 in tide) echo "$TIDE_EXTRA" ;; openmpi) echo "$OMPI_EXTRA" ;; mpich) echo "$MPICH_EXTRA" ;; esac; }
+case " $built_impls " in *" tide "*)
+    cp "$OUT/$program.tide" "$OUT/$program.tidelock"
+    built_impls="$built_impls tidelock" ;;
+esac
+impl_extra() { case $1 in tide | tidelock) echo "$TIDE_EXTRA" ;; openmpi) echo "$OMPI_EXTRA" ;; mpich) echo "$MPICH_EXTRA" ;; esac; }
+threads_run() { if [ $1 = tidelock ]; then echo "env TIDE_THREAD_FASTPATH=0 $TIDE_RUN"; else impl_run $1; fi; }
 is_number() { case $1 in '' | *[!0-9.eE+-]*) return 1 ;; *) return 0 ;; esac; }
 # ratio of two cells, "-" unless both are numbers
 cell_ratio() {
@@ -51,8 +65,8 @@ run_once() {
     run_values="$OUT/$program.$run_mode.$run_impl.$run_threads.values"
     case " $built_impls " in *" $run_impl "*) ;; *) return ;; esac
     run_log="$OUT/$program.$run_mode.$run_impl.$run_threads.$run_index"
-    run_command="$(impl_run $run_impl) $(impl_extra $run_impl) -n 2 $OUT/$program.$run_impl $run_mode $run_threads"
-    timeout -k 5 120 $run_command > "$run_log" 2> "$run_log.err"
+    run_command="$(threads_run $run_impl) $(impl_extra $run_impl) -n $PROCS $OUT/$program.$run_impl $run_mode $run_threads"
+    timeout -k 5 $RUN_TIMEOUT $run_command > "$run_log" 2> "$run_log.err"
     run_status=$?
     run_value=$(awk -v t=$run_threads '$1 == t {print $2}' "$run_log" | head -1)
     if [ $run_status -eq 0 ] && [ -n "$run_value" ]; then
@@ -79,7 +93,7 @@ cell() {
     fi
 }
 
-mode_impls() { if [ $1 = ep ]; then echo tide; else echo $IMPLS; fi; }
+mode_impls() { if [ $1 = ep ]; then echo tide tidelock; else echo $IMPLS; fi; }
 
 # Measure first: every mode and implementation takes its turn in each
 # round, so that load from elsewhere on the machine falls on all alike.
@@ -97,7 +111,11 @@ for threads in $THREAD_COUNTS; do
 done
 
 for mode in $modes; do
-    echo "== $mode (millions of messages/s, 2 processes x T threads)"
+    if [ "$PROCS" = 1 ]; then
+        echo "== $mode (millions of messages/s, T pairs of threads in 1 process)"
+    else
+        echo "== $mode (millions of messages/s, $PROCS processes x T threads)"
+    fi
     printf '%3s' T
     for impl in $(mode_impls $mode); do printf ' %10s' $impl; done
     for impl in $(mode_impls $mode); do [ $impl = tide ] || printf ' %12s' "tide/$impl"; done

@@ -18,31 +18,26 @@
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
+#include "runtime/spinlock.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 /* Idle passes a wait under the shared lock makes before it hands over to
- * the exclusive engine (which may sleep), with every transport polled
- * here, and with one that is not (TCP) */
+ * the exclusive engine (which may sleep): with every transport polled
+ * here; with one that is not (TCP); and when more threads wait than
+ * there are cores, or ranks outnumber cores */
 #define SHARED_SPIN 4096
 #define SHARED_SPIN_MIXED 64
+#define SHARED_SPIN_CROWDED 16
 bool tide_fastpath_on;
 
 /* the most requests MPI_Waitall takes this way */
 #define WAITALL_MAX 256
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 static inline bool is_complete(const struct tide_request *r)
 {
@@ -50,11 +45,10 @@ static inline bool is_complete(const struct tide_request *r)
 }
 
 /* Progress under the shared lock until done(arg): false when it gives up
- * (something waits that needs the exclusive lock, or it has waited long
- * enough; the caller still holds the shared lock). */
-static bool wait_shared(bool (*done)(void *), void *arg)
+ * (something waits that needs the exclusive lock, or it has waited
+ * limit idle passes; the caller still holds the shared lock). */
+static bool spin_shared(bool (*done)(void *), void *arg, int limit)
 {
-    int limit = tide.oversubscribed ? 16 : tide_transports_shared_only() ? SHARED_SPIN : SHARED_SPIN_MIXED;
     int idle = 0;
     while (!done(arg)) {
         if (tide_protocol_has_pending())
@@ -62,20 +56,47 @@ static bool wait_shared(bool (*done)(void *), void *arg)
         int n = tide_transports_progress_shared();
         if (n < 0)
             return false;
+        /* a thread waits for the exclusive lock: let it in */
+        if (__atomic_load_n(&tide_lock_writers_waiting, __ATOMIC_RELAXED))
+            tide_lock_shared_step_aside();
         if (n > 0) {
             idle = 0;
             continue;
         }
         if (++idle > limit)
             return false;
-        if (__atomic_load_n(&tide_lock_writers_waiting, __ATOMIC_RELAXED))
-            tide_lock_shared_step_aside();
-        else if ((idle & 63) == 0)
+        if ((idle & 63) == 0)
             sched_yield(); /* more threads than cores: let the one with work run */
         else
-            cpu_relax();
+            tide_spin_pause();
     }
     return true;
+}
+
+/* Threads spinning in spin_shared, and how many may (the cores there are
+ * for each rank of the node): the others soon go to the exclusive engine,
+ * which sleeps, so that threads waiting at once do not all spin. */
+static int spinners;
+static int spin_slots;
+
+static bool wait_shared(bool (*done)(void *), void *arg)
+{
+    if (done(arg))
+        return true;
+    int slots = __atomic_load_n(&spin_slots, __ATOMIC_RELAXED);
+    if (!slots) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        long per_rank = ncpu > 0 && tide.local_size > 0 ? ncpu / (long)tide.local_size : 1;
+        slots = per_rank > 0 ? (int)per_rank : 1;
+        __atomic_store_n(&spin_slots, slots, __ATOMIC_RELAXED);
+    }
+    bool crowded = __atomic_add_fetch(&spinners, 1, __ATOMIC_RELAXED) > slots;
+    int limit = tide.oversubscribed || crowded          ? SHARED_SPIN_CROWDED
+                : tide_transports_shared_only() ? SHARED_SPIN
+                                                : SHARED_SPIN_MIXED;
+    bool ok = spin_shared(done, arg, limit);
+    __atomic_sub_fetch(&spinners, 1, __ATOMIC_RELAXED);
+    return ok;
 }
 
 static bool one_done(void *arg)

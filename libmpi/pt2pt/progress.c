@@ -4,6 +4,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "runtime/lock.h"
+#include "runtime/spinlock.h"
 #include "runtime/state.h"
 #include "transport/transport.h"
 
@@ -93,15 +94,6 @@ static long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Sleep until a transport has something (or a short timeout). done is
  * asked again once the transports have armed their wake-ups: a waiter on
  * memory another process writes (a shared-memory collective) is woken by
@@ -168,7 +160,7 @@ void tide_progress_until(bool (*done)(void *), void *arg)
             tide_lock_yield_end();
         }
         if (++idle < spin_limit) {
-            cpu_relax();
+            tide_spin_pause();
             continue;
         }
         if (idle == spin_limit)

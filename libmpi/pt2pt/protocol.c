@@ -937,17 +937,7 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
     struct tide_unexpected *u = tide_unexpected_new(plen);
     if (!u)
         return;
-    u->ctx = h->ctx;
-    u->src = h->src;
-    u->tag = h->tag;
-    u->from = from;
-    u->type = h->type;
-    u->flags = h->flags;
-    u->niov = h->niov;
-    u->len = h->len;
-    u->sreq = h->sreq;
-    if (plen)
-        memcpy(u->data, payload, plen);
+    tide_unexpected_fill(u, from, h, payload, plen);
     tide_match_add_unexpected(q, u);
 }
 

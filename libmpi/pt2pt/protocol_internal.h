@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "comm/comm.h"
+#include "pt2pt/match.h"
 #include "datatype/datatype.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
@@ -41,6 +42,24 @@ static inline void tide_unpack_eager(struct tide_convertor *cv, const void *data
         memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
     else
         tide_conv_unpack(cv, data, n);
+}
+
+/* Fill new unexpected message u from the envelope h of a message from
+ * `from` and its payload. */
+static inline void tide_unexpected_fill(struct tide_unexpected *u, struct tide_proc *from, const struct tide_hdr *h,
+                                        const void *payload, size_t plen)
+{
+    u->ctx = h->ctx;
+    u->src = h->src;
+    u->tag = h->tag;
+    u->from = from;
+    u->type = h->type;
+    u->flags = h->flags;
+    u->niov = h->niov;
+    u->len = h->len;
+    u->sreq = h->sreq;
+    if (plen)
+        memcpy(u->data, payload, plen);
 }
 
 /* Copy n bytes from one convertor's position to another's (a send to

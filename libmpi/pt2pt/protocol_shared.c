@@ -134,17 +134,7 @@ bool tide_protocol_incoming_shared(struct tide_proc *from, const struct tide_hdr
         tide_spin_unlock(&q->lock);
         return false;
     }
-    u->ctx = h->ctx;
-    u->src = h->src;
-    u->tag = h->tag;
-    u->from = from;
-    u->type = h->type;
-    u->flags = h->flags;
-    u->niov = h->niov;
-    u->len = h->len;
-    u->sreq = h->sreq;
-    if (plen)
-        memcpy(u->data, payload, plen);
+    tide_unexpected_fill(u, from, h, payload, plen);
     tide_match_add_unexpected(q, u);
     tide_spin_unlock(&q->lock);
     return true;

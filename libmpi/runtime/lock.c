@@ -2,6 +2,7 @@
  * lock.c: the library lock for MPI_THREAD_MULTIPLE (see lock.h).
  */
 #include "runtime/lock.h"
+#include "runtime/spinlock.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -48,13 +49,10 @@ static struct reader *reader_self(void)
 
 static void wait_a_little(int n)
 {
-    if (n < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    } else {
+    if (n < 64)
+        tide_spin_pause();
+    else
         sched_yield();
-    }
 }
 
 static bool read_lock(void)

@@ -542,21 +542,30 @@ static size_t header_in(struct tide_hdr *h, const uint8_t *msg, size_t len)
     return sizeof *h;
 }
 
-static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
-                    struct tide_convertor *cv, size_t len)
+/* Write one message into peer's ring: false if there is no room now. */
+static inline bool ring_write(struct shm_peer *peer, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                              struct tide_convertor *cv, size_t len)
 {
-    struct shm_peer *peer = p->tx_state;
     size_t hlen = header_size(h, extra_len + len);
     size_t total = hlen + extra_len + len;
     uint8_t *dst = tide_ring_reserve(&peer->prod, total);
     if (!dst)
-        return 1;
+        return false;
     header_out(dst, h, hlen, extra_len + len);
     if (extra_len)
         memcpy(dst + hlen, extra, extra_len);
     if (len)
         tide_conv_pack(cv, dst + hlen + extra_len, len);
     tide_ring_commit(&peer->prod, total);
+    return true;
+}
+
+static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                    struct tide_convertor *cv, size_t len)
+{
+    struct shm_peer *peer = p->tx_state;
+    if (!ring_write(peer, h, extra, extra_len, cv, len))
+        return 1;
     if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
         ring_bell(peer);
     } else if (!peer->dirty) {
@@ -577,19 +586,9 @@ static int shm_send_shared(struct tide_proc *p, const struct tide_hdr *h, const 
     if (!peer)
         return 1;
     tide_spin_lock(&peer->send_lock);
-    size_t hlen = header_size(h, extra_len + len);
-    size_t total = hlen + extra_len + len;
-    uint8_t *dst = tide_ring_reserve(&peer->prod, total);
-    if (dst) {
-        header_out(dst, h, hlen, extra_len + len);
-        if (extra_len)
-            memcpy(dst + hlen, extra, extra_len);
-        if (len)
-            tide_conv_pack(cv, dst + hlen + extra_len, len);
-        tide_ring_commit(&peer->prod, total);
-    }
+    bool written = ring_write(peer, h, extra, extra_len, cv, len);
     tide_spin_unlock(&peer->send_lock);
-    if (!dst)
+    if (!written)
         return 1;
     if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
         ring_bell(peer);
