@@ -29,11 +29,10 @@
 
 /* Idle passes a wait under the shared lock makes before it hands over to
  * the exclusive engine (which may sleep): with every transport polled
- * here; with one that is not (TCP); and when more threads wait than
- * there are cores, or ranks outnumber cores */
+ * here; with one that is not (TCP); and when ranks outnumber cores */
 #define SHARED_SPIN 4096
 #define SHARED_SPIN_MIXED 64
-#define SHARED_SPIN_CROWDED 16
+#define SHARED_SPIN_OVERSUB 64
 bool tide_fastpath_on;
 
 /* the most requests MPI_Waitall takes this way */
@@ -47,7 +46,7 @@ static inline bool is_complete(const struct tide_request *r)
 /* Progress under the shared lock until done(arg): false when it gives up
  * (something waits that needs the exclusive lock, or it has waited
  * limit idle passes; the caller still holds the shared lock). */
-static bool spin_shared(bool (*done)(void *), void *arg, int limit)
+static bool spin_shared(bool (*done)(void *), void *arg, int limit, int yield_mask)
 {
     int idle = 0;
     while (!done(arg)) {
@@ -65,7 +64,7 @@ static bool spin_shared(bool (*done)(void *), void *arg, int limit)
         }
         if (++idle > limit)
             return false;
-        if ((idle & 63) == 0)
+        if ((idle & yield_mask) == 0)
             sched_yield(); /* more threads than cores: let the one with work run */
         else
             tide_spin_pause();
@@ -73,9 +72,10 @@ static bool spin_shared(bool (*done)(void *), void *arg, int limit)
     return true;
 }
 
-/* Threads spinning in spin_shared, and how many may (the cores there are
- * for each rank of the node): the others soon go to the exclusive engine,
- * which sleeps, so that threads waiting at once do not all spin. */
+/* Threads spinning in spin_shared, and how many cores there are for each
+ * rank of the node: beyond those, a waiting thread gives its core away at
+ * every idle pass, so that threads waiting at once do not all spin while
+ * the one that has work waits for a core. */
 static int spinners;
 static int spin_slots;
 
@@ -91,10 +91,8 @@ static bool wait_shared(bool (*done)(void *), void *arg)
         __atomic_store_n(&spin_slots, slots, __ATOMIC_RELAXED);
     }
     bool crowded = __atomic_add_fetch(&spinners, 1, __ATOMIC_RELAXED) > slots;
-    int limit = tide.oversubscribed || crowded          ? SHARED_SPIN_CROWDED
-                : tide_transports_shared_only() ? SHARED_SPIN
-                                                : SHARED_SPIN_MIXED;
-    bool ok = spin_shared(done, arg, limit);
+    int limit = tide.oversubscribed ? SHARED_SPIN_OVERSUB : tide_transports_shared_only() ? SHARED_SPIN : SHARED_SPIN_MIXED;
+    bool ok = spin_shared(done, arg, limit, crowded || tide.oversubscribed ? 0 : 63);
     __atomic_sub_fetch(&spinners, 1, __ATOMIC_RELAXED);
     return ok;
 }
