@@ -2,7 +2,8 @@
  * protocol_shared.c: the part of the protocol that runs under the shared
  * library lock (runtime/lock.h), for MPI_THREAD_MULTIPLE's fast path
  * (fastpath.c): eager sends to a peer over a transport with send_shared
- * or to this process (endpoints of one process), receives posted or
+ * (shared memory, open TCP connections) or to this process (endpoints of
+ * one process), receives posted or
  * matched at once, and eager arrivals delivered by a transport's
  * progress_shared. A context's queues are changed under its lock; a
  * request is completed with a release store its waiter reads with an

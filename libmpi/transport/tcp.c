@@ -30,6 +30,7 @@
  * kernel does not take at once is copied.
  */
 #include "runtime/api.h"
+#include "runtime/spinlock.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
 #include "netif.h"
@@ -106,6 +107,7 @@ struct tcp_conn {
     struct tide_hdr zc_hdr;
     int addr_idx;
     struct tcp_conn *next;
+    tide_spinlock send_lock; /* for holders of the shared library lock (tcp_send_shared) */
 };
 
 struct tcp_peer {
@@ -1080,6 +1082,103 @@ static int tcp_progress_quick(void)
     return tcp.nopen == 0 && !tcp.conns ? 0 : tcp_progress();
 }
 
+/* Out of memory for the rest of a frame part of which is on the wire:
+ * write the rest now, waiting for the socket (a broken connection is
+ * found by the reading side). */
+static void write_rest(int fd, const struct iovec *iov, int n, size_t done)
+{
+    for (int i = 0; i < n; i++) {
+        size_t l = iov[i].iov_len;
+        if (done >= l) {
+            done -= l;
+            continue;
+        }
+        const uint8_t *b = (const uint8_t *)iov[i].iov_base + done;
+        l -= done;
+        done = 0;
+        while (l > 0) {
+            ssize_t w = send(fd, b, l, MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (w > 0) {
+                b += w;
+                l -= (size_t)w;
+            } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+                return;
+            } else {
+                struct pollfd pf = {.fd = fd, .events = POLLOUT};
+                poll(&pf, 1, 10);
+            }
+        }
+    }
+}
+
+/* tcp_send for a holder of the shared library lock (runtime/lock.h): only
+ * on an open connection of our universe with nothing queued, one thread
+ * at a time; what the socket does not take at once is queued (as
+ * tcp_send does). 1, with nothing written, in every other case: the
+ * exclusive path then sends it. */
+static int tcp_send_shared(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                           struct tide_convertor *cv, size_t len)
+{
+    struct tcp_peer *tp = p->tcp_state;
+    /* universe and key as the exclusive path found them (it wrote them) */
+    if (!tp || tp->failed || tp->universe != 1 || !tcp.have_key || tp->pre_head || (len && !cv->dt->contig))
+        return 1;
+    struct tcp_conn *c = tp->active;
+    if (!c || c->state != C_OPEN)
+        return 1;
+    size_t total = 4 + sizeof *h + extra_len + len;
+    uint8_t head[4 + sizeof *h];
+    tide_auth_put32(head, (uint32_t)(total - 4));
+    memcpy(head + 4, h, sizeof *h);
+    struct iovec iov[3];
+    int n = 0;
+    iov[n].iov_base = head;
+    iov[n++].iov_len = sizeof head;
+    if (extra_len) {
+        iov[n].iov_base = (void *)extra;
+        iov[n++].iov_len = extra_len;
+    }
+    if (len) {
+        iov[n].iov_base = cv->buf + cv->dt->true_lb + cv->pos;
+        iov[n++].iov_len = len;
+    }
+    int rc = 1;
+    tide_spin_lock(&c->send_lock);
+    if (!c->sq_head) {
+        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+        size_t done = w > 0 ? (size_t)w : 0;
+        if (done == total) {
+            rc = 0;
+        } else if (done > 0) {
+            /* part of the frame is on the wire: the rest must follow it */
+            struct frame *f = frame_new(total - done);
+            if (f) {
+                size_t pos = 0, skip = done;
+                for (int i = 0; i < n; i++) {
+                    size_t l = iov[i].iov_len;
+                    if (skip >= l) {
+                        skip -= l;
+                        continue;
+                    }
+                    memcpy(f->data + pos, (uint8_t *)iov[i].iov_base + skip, l - skip);
+                    pos += l - skip;
+                    skip = 0;
+                }
+                queue_frame(&c->sq_head, &c->sq_tail, f);
+                arm(c, true);
+            } else {
+                write_rest(c->fd, iov, n, done);
+            }
+            rc = 0;
+        }
+    }
+    tide_spin_unlock(&c->send_lock);
+    if (rc == 0 && len)
+        cv->pos += len;
+    return rc;
+}
+
 static bool tcp_active(void)
 {
     return tcp.nopen != 0 || tcp.conns;
@@ -1461,6 +1560,7 @@ struct tide_transport tide_tcp_transport = {
     .progress = tcp_progress,
     .progress_quick = tcp_progress_quick,
     .active = tcp_active,
+    .send_shared = tcp_send_shared,
     .block_prepare = tcp_block_prepare,
     .block_finish = NULL,
     .finalize = tcp_finalize,

@@ -56,4 +56,5 @@ tcase p2p.threads.fastpath.1x8 -t 90 -out "thread_fastpath: ok on 1 ranks x 8 th
 tcase p2p.threads.fastpath.3x3 -t 90 -out "thread_fastpath: ok on 3 ranks x 3 threads, 300 rounds" -- $MPIEXEC -n 3 $TB/thread_fastpath 3
 tcase p2p.threads.fastpath.oversub -t 120 -out "thread_fastpath: ok on 4 ranks x 4 threads, 100 rounds" -- $MPIEXEC -n 4 $TB/thread_fastpath 4 100
 tcase p2p.threads.fastpath.nodes -t 90 -out "thread_fastpath: ok on 4 ranks x 2 threads, 100 rounds" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/thread_fastpath 2 100
+tcase p2p.threads.fastpath.tcp -t 90 -out "thread_fastpath: ok on 3 ranks x 4 threads, 200 rounds" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/thread_fastpath 4 200
 tcase p2p.threads.fastpath.off -t 90 -out "thread_fastpath: ok on 2 ranks x 4 threads, 100 rounds" -- env TIDE_THREAD_FASTPATH=0 $MPIEXEC -n 2 $TB/thread_fastpath 4 100
