@@ -1,18 +1,18 @@
 /*
  * fastpath.c: MPI_THREAD_MULTIPLE's message fast path. MPI_Send,
- * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Test and MPI_Waitall try
- * it first: with the library lock held shared (runtime/lock.h), so
- * threads run it at the same time, it sends eager messages over shared
- * memory, open TCP connections and between endpoints of this process,
- * posts and matches receives, delivers eager arrivals over shared memory,
- * and completes and frees plain requests (protocol_shared.c does the
- * protocol's part). What it cannot
- * do (rendezvous, errors, arrivals over TCP, persistent and generalized
- * requests, a request with work on completion, a wait that goes on: the
- * exclusive engine then spins, yields and sleeps) it leaves untouched
- * and says so: the caller then goes the ordinary way, under the lock
- * held exclusively. A receive it has posted is, if need be, waited for
- * there.
+ * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Waitall, MPI_Waitany,
+ * MPI_Test, MPI_Testall and MPI_Testany try it first: with the library
+ * lock held shared (runtime/lock.h), so threads run it at the same time,
+ * it sends eager messages over shared memory, open TCP connections and
+ * between endpoints of this process, posts and matches receives,
+ * delivers eager arrivals over shared memory, and completes and frees
+ * plain requests (protocol_shared.c does the protocol's part). What it
+ * cannot do (rendezvous, errors, arrivals over TCP, persistent and
+ * generalized requests, a request with work on completion, a wait that
+ * goes on: the exclusive engine then spins, yields and sleeps) it leaves
+ * untouched and says so: the caller then goes the ordinary way, under
+ * the lock held exclusively. A receive it has posted is, if need be,
+ * waited for there.
  */
 #include "runtime/api.h"
 #include "pt2pt/fastpath.h"
@@ -36,7 +36,7 @@
 #define SHARED_SPIN_OVERSUB 64
 bool tide_fastpath_on;
 
-/* the most requests MPI_Waitall takes this way */
+/* the most requests MPI_Waitall, MPI_Waitany and their tests take this way */
 #define WAITALL_MAX 256
 
 static inline bool is_complete(const struct tide_request *r)
@@ -277,7 +277,28 @@ bool tide_fast_test(MPI_Request *request, int *flag, MPI_Status *status)
 struct reqset {
     int n;
     struct tide_request **r;
+    int found; /* any_done: the index of a complete one */
 };
+
+/* The requests of an array of handles into set (up to WAITALL_MAX):
+ * false if one is of a kind the fast path leaves alone, or invalid. */
+static bool gather(int count, const MPI_Request requests[], struct reqset *set)
+{
+    if (count <= 0 || count > WAITALL_MAX || !requests)
+        return false;
+    set->n = count;
+    set->found = -1;
+    for (int i = 0; i < count; i++) {
+        set->r[i] = NULL;
+        if (requests[i] == MPI_REQUEST_NULL)
+            continue;
+        struct tide_request *r = tide_request_get(requests[i]);
+        if (!r || r->persistent || (r->kind != TIDE_REQ_SEND && r->kind != TIDE_REQ_RECV))
+            return false;
+        set->r[i] = r;
+    }
+    return true;
+}
 
 static bool all_done(void *arg)
 {
@@ -288,32 +309,103 @@ static bool all_done(void *arg)
     return true;
 }
 
+/* Are they all finishable (all complete)? Then finish them. */
+static bool finish_all(struct reqset *set, MPI_Request requests[], MPI_Status statuses[])
+{
+    for (int i = 0; i < set->n; i++)
+        if (set->r[i] && !finishable(set->r[i]))
+            return false;
+    for (int i = 0; i < set->n; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (set->r[i] && !set->r[i]->pooled) /* (a request named twice is finished once) */
+            finish(&requests[i], set->r[i], st);
+        else if (st != MPI_STATUS_IGNORE)
+            tide_status_empty(st);
+    }
+    return true;
+}
+
 bool tide_fast_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    if (count <= 0 || count > WAITALL_MAX || !requests || !tide_lock_shared_begin())
+    if (!tide_lock_shared_begin())
         return false;
     struct tide_request *reqs[WAITALL_MAX];
-    struct reqset set = {count, reqs};
-    bool ok = true;
-    for (int i = 0; i < count && ok; i++) {
-        reqs[i] = NULL;
-        if (requests[i] == MPI_REQUEST_NULL)
-            continue;
-        struct tide_request *r = tide_request_get(requests[i]);
-        ok = r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV);
-        reqs[i] = r;
-    }
-    ok = ok && wait_shared(all_done, &set);
-    for (int i = 0; i < count && ok; i++)
-        ok = !reqs[i] || finishable(reqs[i]);
-    if (ok)
-        for (int i = 0; i < count; i++) {
-            MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-            if (reqs[i] && !reqs[i]->pooled) /* (a request named twice is finished once) */
-                finish(&requests[i], reqs[i], st);
-            else if (st != MPI_STATUS_IGNORE)
-                tide_status_empty(st);
-        }
+    struct reqset set = {.r = reqs};
+    bool ok = gather(count, requests, &set) && wait_shared(all_done, &set) && finish_all(&set, requests, statuses);
     tide_lock_shared_end();
     return ok;
+}
+
+bool tide_fast_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (!flag || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *reqs[WAITALL_MAX];
+    struct reqset set = {.r = reqs};
+    bool ok = gather(count, requests, &set);
+    if (ok && !all_done(&set))
+        tide_transports_progress_shared();
+    /* not all complete: the ordinary MPI_Testall runs the whole engine */
+    ok = ok && all_done(&set) && finish_all(&set, requests, statuses);
+    if (ok)
+        *flag = 1;
+    tide_lock_shared_end();
+    return ok;
+}
+
+static bool any_done(void *arg)
+{
+    struct reqset *s = arg;
+    for (int i = 0; i < s->n; i++)
+        if (s->r[i] && is_complete(s->r[i])) {
+            s->found = i;
+            return true;
+        }
+    return false;
+}
+
+static bool any_active(const struct reqset *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->r[i])
+            return true;
+    return false;
+}
+
+/* MPI_Waitany (wait) or MPI_Testany: one complete request finished. */
+static bool fast_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status, bool wait)
+{
+    if (!index || !tide_lock_shared_begin())
+        return false;
+    struct tide_request *reqs[WAITALL_MAX];
+    struct reqset set = {.r = reqs};
+    /* none active: the ordinary call says MPI_UNDEFINED */
+    bool ok = gather(count, requests, &set) && any_active(&set);
+    if (ok) {
+        if (wait) {
+            ok = wait_shared(any_done, &set);
+        } else if (!any_done(&set)) {
+            tide_transports_progress_shared();
+            ok = any_done(&set); /* none: the ordinary MPI_Testany runs the whole engine */
+        }
+    }
+    ok = ok && finishable(set.r[set.found]);
+    if (ok) {
+        finish(&requests[set.found], set.r[set.found], status);
+        *index = set.found;
+        if (flag)
+            *flag = 1;
+    }
+    tide_lock_shared_end();
+    return ok;
+}
+
+bool tide_fast_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return fast_any(count, requests, index, NULL, status, true);
+}
+
+bool tide_fast_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    return flag && fast_any(count, requests, index, flag, status, false);
 }

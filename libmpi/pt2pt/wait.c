@@ -213,6 +213,8 @@ static int complete_any(const char *fn, int count, MPI_Request reqs[], int i, in
 
 int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_waitany(count, reqs, index, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     int rc = check_array("MPI_Waitany", count, reqs, NULL);
     if (rc)
@@ -227,6 +229,8 @@ TIDE_ALIAS(MPI_Waitany)
 
 int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_testany(count, reqs, index, flag, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     int rc = check_array("MPI_Testany", count, reqs, NULL);
     if (rc)
@@ -338,6 +342,8 @@ TIDE_ALIAS(MPI_Waitall)
 
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_testall(count, reqs, flag, statuses))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     int rc = check_array("MPI_Testall", count, reqs, NULL);
     if (rc)

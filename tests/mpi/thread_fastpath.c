@@ -12,7 +12,9 @@
  * to the exclusive path interleave in one stream. Each message carries
  * its source and round in every word. Receives come from MPI_ANY_SOURCE
  * on the thread's tag, in turn by MPI_Recv, MPI_Irecv + MPI_Wait,
- * MPI_Irecv + an MPI_Test loop, and windows of MPI_Irecv + MPI_Waitall,
+ * MPI_Irecv + an MPI_Test loop, and windows of MPI_Irecv completed by
+ * MPI_Waitall, by MPI_Waitany, by MPI_Testany loops and by an MPI_Testall
+ * loop (their statuses checked in the order the receives were posted),
  * with sends by MPI_Send, MPI_Isend and MPI_Ssend. Checked: every word
  * of every message, its status, and per source the rounds in order (MPI's
  * non-overtaking rule), so a message lost, duplicated, reordered, torn
@@ -97,12 +99,12 @@ static void *run(void *arg)
         }
         /* receive until this round's message from every process is in (a
          * process further on may have sent its next ones already), in one
-         * of four ways; only then wait for this round's sends (synchronous
+         * of seven ways; only then wait for this round's sends (synchronous
          * and rendezvous ones need the receivers to get that far) */
         int want;
         while ((want = missing(&e, r)) > 0) {
             MPI_Status st;
-            int how = (r + want) % 4;
+            int how = (r + want) % 7;
             if (how == 0) {
                 MPI_Recv(rbuf, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &st);
                 check_msg(t, &e, rbuf, &st);
@@ -124,7 +126,29 @@ static void *run(void *arg)
                 for (int k = 0; k < n; k++)
                     MPI_Irecv(rbuf + k * (cap / sizeof(int)), (int)cap, MPI_BYTE, MPI_ANY_SOURCE, t, MPI_COMM_WORLD,
                               &rreq[k]);
-                MPI_Waitall(n, rreq, rst);
+                if (how == 3) {
+                    MPI_Waitall(n, rreq, rst);
+                } else if (how == 4 || how == 6) {
+                    /* one at a time, in whatever order they complete */
+                    for (int done = 0; done < n; done++) {
+                        int idx = -1, flag = 0;
+                        MPI_Status one;
+                        if (how == 4)
+                            MPI_Waitany(n, rreq, &idx, &one);
+                        else
+                            while (!flag)
+                                MPI_Testany(n, rreq, &idx, &flag, &one);
+                        CHECK(idx >= 0 && idx < n && rreq[idx] == MPI_REQUEST_NULL,
+                              "thread %d: any-completion gave index %d", t, idx);
+                        rst[idx] = one;
+                    }
+                } else {
+                    int flag = 0;
+                    while (!flag)
+                        MPI_Testall(n, rreq, &flag, rst);
+                }
+                for (int k = 0; k < n; k++)
+                    CHECK(rreq[k] == MPI_REQUEST_NULL, "thread %d: request %d left active", t, k);
                 /* posted in order, matched in order: statuses follow the arrival order per source */
                 for (int k = 0; k < n; k++)
                     check_msg(t, &e, rbuf + k * (cap / sizeof(int)), &rst[k]);
