@@ -7,8 +7,8 @@
 #include "pt2pt/request.h"
 #include "pt2pt/progress.h"
 #include "comm/comm.h"
-
 #include "runtime/spinlock.h"
+
 #include <stdlib.h>
 #include <string.h>
 
