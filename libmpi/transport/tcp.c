@@ -262,6 +262,27 @@ static void queue_frame(struct frame **head, struct frame **tail, struct frame *
     *tail = f;
 }
 
+/* A frame of what is left of a message of total bytes (in n iovecs)
+ * once done bytes of it are written; NULL without memory. */
+static struct frame *frame_of_rest(const struct iovec *iov, int n, size_t done, size_t total)
+{
+    struct frame *f = frame_new(total - done);
+    if (!f)
+        return NULL;
+    size_t pos = 0, skip = done;
+    for (int i = 0; i < n; i++) {
+        size_t l = iov[i].iov_len;
+        if (skip >= l) {
+            skip -= l;
+            continue;
+        }
+        memcpy(f->data + pos, (uint8_t *)iov[i].iov_base + skip, l - skip);
+        pos += l - skip;
+        skip = 0;
+    }
+    return f;
+}
+
 /* Write as much of the connection's queue as the socket takes. */
 static int flush_queue(struct tcp_conn *c)
 {
@@ -1152,19 +1173,8 @@ static int tcp_send_shared(struct tide_proc *p, const struct tide_hdr *h, const 
             rc = 0;
         } else if (done > 0) {
             /* part of the frame is on the wire: the rest must follow it */
-            struct frame *f = frame_new(total - done);
+            struct frame *f = frame_of_rest(iov, n, done, total);
             if (f) {
-                size_t pos = 0, skip = done;
-                for (int i = 0; i < n; i++) {
-                    size_t l = iov[i].iov_len;
-                    if (skip >= l) {
-                        skip -= l;
-                        continue;
-                    }
-                    memcpy(f->data + pos, (uint8_t *)iov[i].iov_base + skip, l - skip);
-                    pos += l - skip;
-                    skip = 0;
-                }
                 queue_frame(&c->sq_head, &c->sq_tail, f);
                 arm(c, true);
             } else {
@@ -1243,21 +1253,10 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
         size_t done = w > 0 ? (size_t)w : 0;
         if (done < total) {
             /* keep the rest: copy it (the caller's buffer is free once we return) */
-            struct frame *f = frame_new(total - done);
+            struct frame *f = frame_of_rest(iov, n, done, total);
             if (!f) {
                 free(packed);
                 return -1;
-            }
-            size_t pos = 0, skip = done;
-            for (int i = 0; i < n; i++) {
-                size_t l = iov[i].iov_len;
-                if (skip >= l) {
-                    skip -= l;
-                    continue;
-                }
-                memcpy(f->data + pos, (uint8_t *)iov[i].iov_base + skip, l - skip);
-                pos += l - skip;
-                skip = 0;
             }
             queue_frame(&c->sq_head, &c->sq_tail, f);
             arm(c, true);
