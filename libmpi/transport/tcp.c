@@ -262,6 +262,24 @@ static void queue_frame(struct frame **head, struct frame **tail, struct frame *
     *tail = f;
 }
 
+/* The start of a frame of total bytes written from iovecs: its length
+ * and header into head, which iov[0] names, then extra; returns the
+ * iovecs used (the payload goes in the next). */
+static int frame_start(uint8_t *head, const struct tide_hdr *h, size_t total, const void *extra, size_t extra_len,
+                       struct iovec *iov)
+{
+    tide_auth_put32(head, (uint32_t)(total - 4));
+    memcpy(head + 4, h, sizeof *h);
+    int n = 0;
+    iov[n].iov_base = head;
+    iov[n++].iov_len = 4 + sizeof *h;
+    if (extra_len) {
+        iov[n].iov_base = (void *)extra;
+        iov[n++].iov_len = extra_len;
+    }
+    return n;
+}
+
 /* A frame of what is left of a message of total bytes (in n iovecs)
  * once done bytes of it are written; NULL without memory. */
 static struct frame *frame_of_rest(const struct iovec *iov, int n, size_t done, size_t total)
@@ -1149,16 +1167,8 @@ static int tcp_send_shared(struct tide_proc *p, const struct tide_hdr *h, const 
         return 1;
     size_t total = 4 + sizeof *h + extra_len + len;
     uint8_t head[4 + sizeof *h];
-    tide_auth_put32(head, (uint32_t)(total - 4));
-    memcpy(head + 4, h, sizeof *h);
     struct iovec iov[3];
-    int n = 0;
-    iov[n].iov_base = head;
-    iov[n++].iov_len = sizeof head;
-    if (extra_len) {
-        iov[n].iov_base = (void *)extra;
-        iov[n++].iov_len = extra_len;
-    }
+    int n = frame_start(head, h, total, extra, extra_len, iov);
     if (len) {
         iov[n].iov_base = cv->buf + cv->dt->true_lb + cv->pos;
         iov[n++].iov_len = len;
@@ -1220,16 +1230,8 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     struct tcp_conn *c = port ? tp->port_conn : tp->active;
     if (c && c->state == C_OPEN && !c->sq_head) {
         uint8_t head[4 + sizeof *h];
-        tide_auth_put32(head, (uint32_t)(total - 4));
-        memcpy(head + 4, h, sizeof *h);
         struct iovec iov[3];
-        int n = 0;
-        iov[n].iov_base = head;
-        iov[n++].iov_len = sizeof head;
-        if (extra_len) {
-            iov[n].iov_base = (void *)extra;
-            iov[n++].iov_len = extra_len;
-        }
+        int n = frame_start(head, h, total, extra, extra_len, iov);
         uint8_t *packed = NULL;
         if (len) {
             if (cv->dt->contig) {
