@@ -1,8 +1,9 @@
 /*
  * fastpath.c: MPI_THREAD_MULTIPLE's message fast path. MPI_Send,
  * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Waitall, MPI_Waitany,
- * MPI_Test, MPI_Testall and MPI_Testany try it first: with the library
- * lock held shared (runtime/lock.h), so threads run it at the same time,
+ * MPI_Test, MPI_Testall, MPI_Testany and MPI_Iprobe try it first: with
+ * the library lock held shared (runtime/lock.h), so threads run it at the
+ * same time,
  * it sends eager messages over shared memory, open TCP connections and
  * between endpoints of this process, posts and matches receives,
  * delivers eager arrivals over shared memory, and completes and frees
@@ -16,11 +17,13 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/match.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 #include "runtime/spinlock.h"
 #include "comm/comm.h"
+#include "comm/comm_fault.h"
 #include "datatype/datatype.h"
 #include "runtime/proc.h"
 #include "transport/transport.h"
@@ -448,4 +451,50 @@ bool tide_fast_waitany(int count, MPI_Request requests[], int *index, MPI_Status
 bool tide_fast_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     return flag && fast_any(count, requests, index, flag, status, false);
+}
+
+/* A message of (source, tag) waiting in ctx's unexpected queue: its
+ * envelope into status (as MPI_Iprobe gives it). */
+static bool probe_once(uint32_t ctx, int source, int tag, MPI_Status *status)
+{
+    struct tide_matchq *q = tide_matchq_find(ctx);
+    if (!q)
+        return false;
+    tide_spin_lock(&q->lock);
+    struct tide_unexpected *u = tide_match_find_unexpected(q, source, tag, false);
+    if (u && status != MPI_STATUS_IGNORE && status) {
+        status->MPI_SOURCE = u->src;
+        status->MPI_TAG = u->tag;
+        status->tide_cancelled = 0;
+        status->tide_nbytes = (MPI_Count)u->len;
+    }
+    tide_spin_unlock(&q->lock);
+    return u != NULL;
+}
+
+bool tide_fast_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (!flag || source == MPI_PROC_NULL || !tide_lock_shared_begin())
+        return false;
+    struct tide_comm *c = tide_comm_get(comm);
+    int n = c ? (c->is_inter ? c->remote_size : c->size) : 0;
+    bool handled = false;
+    if (c && !__atomic_load_n(&tide_comm_faults, __ATOMIC_RELAXED) &&
+        ((source >= 0 && source < n) || source == MPI_ANY_SOURCE) && (tag >= 0 || tag == MPI_ANY_TAG)) {
+        int progress = 0;
+        bool found = probe_once(c->context_id, source, tag, status);
+        if (!found) {
+            progress = tide_transports_progress_shared();
+            found = probe_once(c->context_id, source, tag, status);
+        }
+        if (found) {
+            *flag = 1;
+            handled = true;
+        } else if (may_say_not_yet(progress)) {
+            *flag = 0;
+            handled = true;
+        }
+    }
+    tide_lock_shared_end();
+    return handled;
 }

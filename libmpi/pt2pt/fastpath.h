@@ -26,6 +26,7 @@ bool tide_fast_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 bool tide_fast_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
 bool tide_fast_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 bool tide_fast_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+bool tide_fast_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
 /* Is the fast path on (MPI_THREAD_MULTIPLE, not turned off)? */
 extern bool tide_fastpath_on;

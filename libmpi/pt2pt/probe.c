@@ -6,6 +6,7 @@
  * probe-then-receive safe with several threads).
  */
 #include "runtime/api.h"
+#include "pt2pt/fastpath.h"
 #include "pt2pt/match.h"
 #include "ft/ft.h"
 #include "comm/comm_fault.h"
@@ -92,6 +93,8 @@ static int probe_fault(struct tide_comm *c, int source, const char *fn)
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_iprobe(source, tag, comm, flag, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     struct tide_comm *c;
     int rc = check_probe("MPI_Iprobe", source, tag, comm, &c);

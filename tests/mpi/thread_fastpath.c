@@ -15,6 +15,7 @@
  * MPI_Irecv + an MPI_Test loop, and windows of MPI_Irecv completed by
  * MPI_Waitall, by MPI_Waitany, by MPI_Testany loops and by an MPI_Testall
  * loop (their statuses checked in the order the receives were posted),
+ * and by an MPI_Iprobe loop followed by the receive of what it found,
  * with sends by MPI_Send, MPI_Isend and MPI_Ssend. Checked: every word
  * of every message, its status, and per source the rounds in order (MPI's
  * non-overtaking rule), so a message lost, duplicated, reordered, torn
@@ -99,13 +100,29 @@ static void *run(void *arg)
         }
         /* receive until this round's message from every process is in (a
          * process further on may have sent its next ones already), in one
-         * of seven ways; only then wait for this round's sends (synchronous
+         * of eight ways; only then wait for this round's sends (synchronous
          * and rendezvous ones need the receivers to get that far) */
         int want;
         while ((want = missing(&e, r)) > 0) {
             MPI_Status st;
-            int how = (r + want) % 7;
-            if (how == 0) {
+            int how = (r + want) % 8;
+            if (how == 7) {
+                /* probe until it is here, then receive just that one */
+                int flag = 0;
+                MPI_Status pst;
+                while (!flag)
+                    MPI_Iprobe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &flag, &pst);
+                CHECK(pst.MPI_TAG == t, "thread %d: probed tag %d", t, pst.MPI_TAG);
+                int pcount;
+                MPI_Get_count(&pst, MPI_BYTE, &pcount);
+                MPI_Recv(rbuf, (int)cap, MPI_BYTE, pst.MPI_SOURCE, t, MPI_COMM_WORLD, &st);
+                CHECK(st.MPI_SOURCE == pst.MPI_SOURCE, "thread %d: probed %d, received from %d", t, pst.MPI_SOURCE,
+                      st.MPI_SOURCE);
+                int rcount;
+                MPI_Get_count(&st, MPI_BYTE, &rcount);
+                CHECK(rcount == pcount, "thread %d: probed %d bytes, received %d", t, pcount, rcount);
+                check_msg(t, &e, rbuf, &st);
+            } else if (how == 0) {
                 MPI_Recv(rbuf, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &st);
                 check_msg(t, &e, rbuf, &st);
             } else if (how == 1) {
