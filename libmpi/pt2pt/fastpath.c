@@ -3,12 +3,11 @@
  * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Waitall, MPI_Waitany,
  * MPI_Test, MPI_Testall, MPI_Testany and MPI_Iprobe try it first: with
  * the library lock held shared (runtime/lock.h), so threads run it at the
- * same time,
- * it sends eager messages over shared memory, open TCP connections and
- * between endpoints of this process, posts and matches receives,
- * delivers eager arrivals over shared memory, and completes and frees
- * plain requests (protocol_shared.c does the protocol's part). What it
- * cannot do (rendezvous, errors, arrivals over TCP, persistent and
+ * same time, it sends eager messages over shared memory, open TCP
+ * connections and between endpoints of this process, posts and matches
+ * receives, delivers eager arrivals over shared memory, and completes and
+ * frees plain requests (protocol_shared.c does the protocol's part). What
+ * it cannot do (rendezvous, errors, arrivals over TCP, persistent and
  * generalized requests, a request with work on completion, a wait that
  * goes on: the exclusive engine then spins, yields and sleeps) it leaves
  * untouched and says so: the caller then goes the ordinary way, under
