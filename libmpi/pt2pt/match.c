@@ -273,7 +273,7 @@ struct tide_unexpected *tide_unexpected_new(size_t data_len)
 {
     struct tide_unexpected *u = NULL;
     int k = uq_class(data_len);
-    bool shared = tide_lock_held_shared();
+    bool shared = tide_thread_multiple && tide_lock_held_shared(); /* one load when single-threaded */
     if (shared)
         tide_spin_lock(&uq_lock);
     if (k >= 0 && uq_free[k]) {
@@ -311,7 +311,7 @@ struct tide_unexpected *tide_unexpected_new(size_t data_len)
 void tide_unexpected_free(struct tide_unexpected *u)
 {
     int k = uq_class(u->data_len);
-    bool shared = tide_lock_held_shared();
+    bool shared = tide_thread_multiple && tide_lock_held_shared(); /* one load when single-threaded */
     if (shared)
         tide_spin_lock(&uq_lock);
     if (k >= 0 && uq_nfree[k] < uq_class_keep[k]) {
