@@ -78,7 +78,7 @@ void tide_ep_set_release(struct tide_ep_set *s)
     free(s);
 }
 
-static struct tide_ep_set *set_new(int size, int nlocal)
+struct tide_ep_set *tide_ep_set_new(int size, int nlocal)
 {
     struct tide_ep_set *s = calloc(1, sizeof *s);
     if (!s)
@@ -101,7 +101,7 @@ struct tide_ep_set *tide_ep_set_make(int size, int nlocal, const uint32_t *ids, 
 {
     for (int k = nlocal; k < nids; k++)
         tide_context_release(ids[k]);
-    struct tide_ep_set *set = set_new(size, nlocal);
+    struct tide_ep_set *set = tide_ep_set_new(size, nlocal);
     if (!set) {
         for (int k = 0; k < nlocal && k < nids; k++)
             tide_context_release(ids[k]);

@@ -48,6 +48,10 @@ void tide_ep_set_release(struct tide_ep_set *s);
  * them do). Each new handle joins it as endpoint `local`; once they are
  * made, tide_ep_set_made lets a set no handle joined go. */
 struct tide_ep_set *tide_ep_set_make(int size, int nlocal, const uint32_t *ids, int nids, const int *index);
+/* An empty set of a communicator of size ranks (remote ranks for an
+ * intercommunicator) of which nlocal are this process's, for the caller
+ * to fill in ctx_of_rank; NULL without memory. */
+struct tide_ep_set *tide_ep_set_new(int size, int nlocal);
 void tide_ep_set_join(struct tide_ep_set *set, struct tide_comm *nc, int local);
 void tide_ep_set_made(struct tide_ep_set *set);
 
@@ -96,6 +100,15 @@ int tide_ep_intercomm_finish(struct tide_comm *lc, int leader, const struct tide
  * order decided: local_first). */
 int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *chan, bool local_first,
                             struct tide_comm **out);
+/* MPI_Comm_split of an endpoints intercommunicator c (dup: color 0,
+ * key 0), and MPI_Comm_create over g (a group of c's local group): every
+ * endpoint of a process gets a context id of its own, agreed among the
+ * processes of both groups, so that endpoints of one process may end up
+ * in different new communicators. *out NULL where the rank gets none.
+ * Collective over both groups; an error code (not raised) or
+ * MPI_SUCCESS. */
+int tide_ep_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out);
+int tide_ep_intercomm_create(struct tide_comm *c, const struct tide_group *g, struct tide_comm **out);
 
 /* A fresh block of n endpoint serials of this process (never 0, which
  * names the process itself). */

@@ -1,7 +1,8 @@
 /*
  * ep_inter.c: intercommunicators with endpoints (endpoints.h):
- * MPI_Intercomm_create where either group is of endpoints, and
- * MPI_Intercomm_merge of such an intercommunicator.
+ * MPI_Intercomm_create where either group is of endpoints,
+ * MPI_Intercomm_merge of such an intercommunicator, and its forms of
+ * MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create.
  *
  * Endpoint k of a process (counting its members of its group in rank
  * order) receives on an id agreed for index k among the processes of
@@ -306,4 +307,211 @@ out:
     free(b.where);
     free(ids);
     return rc;
+}
+
+/* ---- MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create ----
+ * The new local communicators come from a split of the local one; each
+ * endpoint's new context id is the one agreed for its index among its
+ * process's members of the old group (not of the new one), so that two
+ * endpoints of one process that go to different new communicators never
+ * receive on the same id. */
+
+struct split_arrival {
+    struct tide_comm *c;   /* its handle of the intercommunicator */
+    struct tide_comm *nlc; /* its new local communicator (NULL: none) */
+    int color;
+    struct tide_comm *out;
+};
+
+struct split_build {
+    const struct tide_comm *c;
+    const int *theirs; /* (color, key) of each remote rank */
+    const uint32_t *ids;
+    int nids;
+    const int *lidx, *ridx; /* each rank's index among its process's members: local, remote group */
+};
+
+struct keyed_rank {
+    int key, rank;
+};
+
+static int keyed_rank_cmp(const void *a, const void *b)
+{
+    const struct keyed_rank *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The remote ranks of one color, ordered by key then rank, as a group,
+ * with each member's context id in *ctx (malloc'd); NULL if there are
+ * none (*rc set if that is for want of memory). */
+static struct tide_group *remote_of_color(const struct split_build *b, int color, uint32_t **ctx, int *rc)
+{
+    const struct tide_group *rg = b->c->remote_group;
+    int rn = rg->size, n = 0;
+    struct keyed_rank *v = malloc((size_t)(rn ? rn : 1) * sizeof *v);
+    struct tide_proc **procs = malloc((size_t)(rn ? rn : 1) * sizeof *procs);
+    int *serials = malloc((size_t)(rn ? rn : 1) * sizeof *serials);
+    *ctx = malloc((size_t)(rn ? rn : 1) * sizeof **ctx);
+    struct tide_group *g = NULL;
+    if (!v || !procs || !serials || !*ctx) {
+        *rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+        goto out;
+    }
+    for (int r = 0; r < rn; r++)
+        if (b->theirs[2 * r] == color)
+            v[n++] = (struct keyed_rank){b->theirs[2 * r + 1], r};
+    if (n == 0)
+        goto out;
+    qsort(v, (size_t)n, sizeof *v, keyed_rank_cmp);
+    for (int k = 0; k < n; k++) {
+        procs[k] = rg->procs[v[k].rank];
+        serials[k] = rg->ep ? rg->ep[v[k].rank] : 0;
+        (*ctx)[k] = b->ids[b->ridx[v[k].rank]];
+    }
+    if (!(g = tide_group_new_ep(n, procs, rg->ep ? serials : NULL, MPI_UNDEFINED)))
+        *rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+out:
+    free(v);
+    free(procs);
+    free(serials);
+    if (!g) {
+        free(*ctx);
+        *ctx = NULL;
+    }
+    return g;
+}
+
+/* Run once per process over its endpoints' arrivals: one new
+ * intercommunicator (and set) per color, the ids no handle took given
+ * back. */
+static int split_work(void **recs, int nrecs, void *arg)
+{
+    struct split_build *b = arg;
+    bool *used = calloc((size_t)b->nids, sizeof *used);
+    int rc = used ? MPI_SUCCESS : tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+    for (int i = 0; i < nrecs; i++) {
+        struct split_arrival *first = recs[i];
+        if (!first->nlc)
+            continue; /* none, or its color was done */
+        int nlocal = 0;
+        for (int j = i; j < nrecs; j++) {
+            struct split_arrival *a = recs[j];
+            nlocal += a->nlc && a->color == first->color;
+        }
+        uint32_t *ctx = NULL;
+        struct tide_group *rg = rc == MPI_SUCCESS ? remote_of_color(b, first->color, &ctx, &rc) : NULL;
+        struct tide_ep_set *set = rg ? tide_ep_set_new(rg->size, nlocal) : NULL;
+        if (rg && !set)
+            rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+        if (set)
+            memcpy(set->ctx_of_rank, ctx, (size_t)rg->size * sizeof *ctx);
+        for (int j = i; j < nrecs; j++) {
+            struct split_arrival *a = recs[j];
+            if (!a->nlc || a->color != first->color)
+                continue;
+            struct tide_comm *nlc = a->nlc;
+            a->nlc = NULL;
+            if (!set) { /* no remote rank of its color (or no memory) */
+                tide_comm_release(nlc);
+                continue;
+            }
+            int k = b->lidx[a->c->rank], local = nlc->ep ? nlc->ep_local : 0;
+            used[k] = true;
+            struct tide_comm *nc = tide_comm_derive(a->c, nlc->group, rg, b->ids[k], nlc);
+            if (!nc) {
+                rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new intercommunicator");
+                continue;
+            }
+            tide_ep_set_join(set, nc, local);
+            a->out = nc;
+        }
+        if (set)
+            tide_ep_set_made(set);
+        tide_group_release(rg);
+        free(ctx);
+    }
+    for (int k = 0; k < b->nids; k++)
+        if (!used || !used[k])
+            tide_context_release(b->ids[k]);
+    free(used);
+    return rc;
+}
+
+int tide_ep_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out)
+{
+    *out = NULL;
+    struct tide_comm *lc = c->local_comm;
+    int n = c->size, rn = c->remote_size;
+    struct tide_leader_chan ch;
+    struct tide_pt2pt_chan pc;
+    tide_intercomm_chan(c, &ch, &pc);
+    int mine[2] = {color, key};
+    int *all = malloc((size_t)n * sizeof mine), *theirs = NULL;
+    int *lidx = malloc((size_t)n * sizeof *lidx), *ridx = malloc((size_t)(rn ? rn : 1) * sizeof *ridx);
+    uint32_t *ids = NULL;
+    struct tide_comm *nlc = NULL;
+    struct tide_group *g = NULL;
+    int rc = all && lidx && ridx ? MPI_SUCCESS : tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+    if (rc == MPI_SUCCESS)
+        rc = tide_exchange_allgather(lc, mine, sizeof mine, all);
+    if (rc == MPI_SUCCESS)
+        rc = tide_intercomm_swap(c, &ch, all, (size_t)n * sizeof mine, (void **)&theirs, (size_t)rn * sizeof mine);
+    if (rc != MPI_SUCCESS)
+        goto out;
+    /* the new local communicators; everyone takes part in what follows,
+     * even after a local failure */
+    if (color != MPI_UNDEFINED && !lc->ep && !(g = tide_group_by_color(lc->group, all, 2, color)))
+        rc = tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+    int rc2 = lc->ep ? tide_ep_split(lc, color, key, &nlc) : tide_comm_make(lc, g, &nlc);
+    tide_group_release(g);
+    if (rc == MPI_SUCCESS)
+        rc = rc2;
+    int nl = proc_indices(n, c->group->procs, lidx), nr = proc_indices(rn, c->remote_group->procs, ridx);
+    int nids = nl > nr ? nl : nr;
+    ids = malloc((size_t)nids * sizeof *ids);
+    rc2 = ids ? agree_ids(lc, 0, &ch, nids, ids) : tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+    if (rc2 != MPI_SUCCESS) {
+        if (nlc)
+            tide_comm_release(nlc);
+        rc = rc == MPI_SUCCESS ? rc2 : rc;
+        goto out;
+    }
+    struct split_build b = {c, theirs, ids, nids, lidx, ridx};
+    struct split_arrival a = {c, rc == MPI_SUCCESS ? nlc : NULL, color, NULL};
+    if (rc != MPI_SUCCESS && nlc)
+        tide_comm_release(nlc);
+    rc2 = tide_ep_meet(c, &a, split_work, &b);
+    if (a.nlc) /* not handed over */
+        tide_comm_release(a.nlc);
+    if (rc == MPI_SUCCESS)
+        rc = rc2;
+    if (rc != MPI_SUCCESS) {
+        if (a.out)
+            tide_comm_release(a.out);
+        goto out;
+    }
+    *out = a.out;
+out:
+    free(all);
+    free(theirs);
+    free(lidx);
+    free(ridx);
+    free(ids);
+    return rc;
+}
+
+int tide_ep_intercomm_create(struct tide_comm *c, const struct tide_group *g, struct tide_comm **out)
+{
+    *out = NULL;
+    if (g->size > 0 && c->group->ep && !g->ep)
+        return tide_err(MPI_ERR_GROUP, "MPI_Comm_create: the group names processes, not endpoints (argument "
+                                       "group; make it from MPI_Comm_group of the intercommunicator)");
+    /* this endpoint's place in g is its key */
+    int at = MPI_UNDEFINED;
+    for (int i = 0; i < g->size && at == MPI_UNDEFINED; i++)
+        if (tide_group_same(g, i, c->group, c->rank))
+            at = i;
+    return tide_ep_intercomm_split(c, at == MPI_UNDEFINED ? MPI_UNDEFINED : 0, at, out);
 }

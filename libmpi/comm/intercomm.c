@@ -526,7 +526,7 @@ TIDE_ALIAS(MPI_Intercomm_merge)
 int tide_intercomm_dup(struct tide_comm *c, struct tide_comm **out)
 {
     if (c->ep)
-        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
+        return tide_ep_intercomm_split(c, 0, 0, out);
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;
     tide_intercomm_chan(c, &ch, &pc);
@@ -544,10 +544,7 @@ int tide_intercomm_dup(struct tide_comm *c, struct tide_comm **out)
     return *out ? MPI_SUCCESS : tide_err(MPI_ERR_NO_MEM, "out of memory for a new intercommunicator");
 }
 
-/* The leaders swap `mine` (mlen bytes) for the other group's block of
- * rlen bytes (known to both), which reaches every member of c's local
- * group in *theirs (malloc'd). */
-static int swap_and_share(struct tide_comm *c, const struct tide_leader_chan *ch, const void *mine, size_t mlen,
+int tide_intercomm_swap(struct tide_comm *c, const struct tide_leader_chan *ch, const void *mine, size_t mlen,
                           void **theirs, size_t rlen)
 {
     struct tide_comm *lc = c->local_comm;
@@ -602,7 +599,7 @@ static int make_sub_inter(struct tide_comm *c, const struct tide_leader_chan *ch
 int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct tide_comm **out)
 {
     if (c->ep)
-        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
+        return tide_ep_intercomm_create(c, g, out);
     *out = NULL;
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;
@@ -615,11 +612,11 @@ int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct 
     for (int i = 0; i < g->size; i++)
         mine[i + 1] = (uint32_t)tide_group_rank_of(c->group, g->procs[i]);
     uint32_t *rn = NULL, *theirs = NULL;
-    int rc = swap_and_share(c, &ch, mine, sizeof *mine, (void **)&rn, sizeof *rn);
+    int rc = tide_intercomm_swap(c, &ch, mine, sizeof *mine, (void **)&rn, sizeof *rn);
     if (rc == MPI_SUCCESS && *rn > (uint32_t)c->remote_size)
         rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_create: the other group named %u processes", *rn);
     if (rc == MPI_SUCCESS)
-        rc = swap_and_share(c, &ch, mine + 1, (size_t)g->size * sizeof *mine, (void **)&theirs,
+        rc = tide_intercomm_swap(c, &ch, mine + 1, (size_t)g->size * sizeof *mine, (void **)&theirs,
                             (size_t)*rn * sizeof *theirs);
     free(mine);
     struct tide_group *rg = NULL;
@@ -653,7 +650,7 @@ int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct 
 int tide_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out)
 {
     if (c->ep)
-        return tide_err(MPI_ERR_COMM, "not supported on an intercommunicator of endpoints (see docs/ENDPOINTS.md)");
+        return tide_ep_intercomm_split(c, color, key, out);
     *out = NULL;
     struct tide_leader_chan ch;
     struct tide_pt2pt_chan pc;
@@ -664,7 +661,7 @@ int tide_intercomm_split(struct tide_comm *c, int color, int key, struct tide_co
         return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
     int rc = tide_exchange_allgather(c->local_comm, mine, sizeof mine, all);
     if (rc == MPI_SUCCESS)
-        rc = swap_and_share(c, &ch, all, (size_t)c->size * sizeof mine, (void **)&theirs,
+        rc = tide_intercomm_swap(c, &ch, all, (size_t)c->size * sizeof mine, (void **)&theirs,
                             (size_t)c->remote_size * sizeof mine);
     struct tide_group *lg = NULL, *rg = NULL;
     if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {

@@ -78,6 +78,12 @@ int tide_intercomm_dup(struct tide_comm *c, struct tide_comm **out);
 int tide_intercomm_create_sub(struct tide_comm *c, struct tide_group *g, struct tide_comm **out);
 int tide_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out);
 
+/* The leaders swap `mine` (mlen bytes) for the other group's block of
+ * rlen bytes (known to both), which reaches every member of c's local
+ * group in *theirs (malloc'd). Collective over c's local group. */
+int tide_intercomm_swap(struct tide_comm *c, const struct tide_leader_chan *ch, const void *mine, size_t mlen,
+                        void **theirs, size_t rlen);
+
 /* The leader channel of an existing intercommunicator c (local rank 0 to
  * remote rank 0 on c's collective context); takes c's next collective
  * sequence number, so every member of both groups must call it. */

@@ -8,10 +8,13 @@
  * ranks, messages between every pair of members across the groups
  * (MPI_ANY_SOURCE receives included), the intercommunicator collectives
  * (MPI_Barrier, MPI_Bcast and MPI_Reduce with MPI_ROOT, MPI_Allreduce,
- * MPI_Allgather, MPI_Alltoall, MPI_Ibcast, MPI_Iallreduce), MPI_Comm_dup
- * and MPI_Comm_split refused with MPI_ERR_COMM, and MPI_Intercomm_merge
- * (B high): an intracommunicator of A's members then B's, used for
- * messages and collectives.
+ * MPI_Allgather, MPI_Alltoall, MPI_Ibcast, MPI_Iallreduce), MPI_Comm_dup,
+ * MPI_Comm_split (by the parity of the rank, so that a process's
+ * endpoints go to different new intercommunicators, in reverse order) and
+ * MPI_Comm_create (A's whole group reversed, B's without its first
+ * member), each checked by its sizes, ranks, a message between every pair
+ * and a reduction, and MPI_Intercomm_merge (B high): an intracommunicator
+ * of A's members then B's, used for messages and collectives.
  * Usage: ep_inter [both|one|peer] [T]   (at least 2 processes)
  */
 #include "ep_testutil.h"
@@ -35,6 +38,122 @@ struct member {
 static int val(int group, int r, int i)
 {
     return group * 100000 + r * 100 + i + 1;
+}
+
+/* ---- intercommunicators derived from one of endpoints ----
+ * old_local[i] / old_remote[i]: the rank in ic of the new
+ * intercommunicator's local / remote member i. Every member sends its
+ * rank in ic to every remote member; each checks what came from whom,
+ * and an allreduce of those ranks. */
+static void check_derived(MPI_Comm nc, const char *what, int want_rank, const int *old_local, int want_n,
+                          const int *old_remote, int want_rn, int old_me)
+{
+    int inter = 0, r = -1, sz = -1, rsz = -1;
+    CHECK_OK(MPI_Comm_test_inter(nc, &inter));
+    CHECK_OK(MPI_Comm_rank(nc, &r));
+    CHECK_OK(MPI_Comm_size(nc, &sz));
+    CHECK_OK(MPI_Comm_remote_size(nc, &rsz));
+    CHECK(inter && r == want_rank && sz == want_n && rsz == want_rn,
+          "%s: inter %d rank %d size %d remote size %d, expected rank %d size %d remote size %d", what, inter, r, sz,
+          rsz, want_rank, want_n, want_rn);
+    CHECK(old_local[r] == old_me, "%s: local member %d is rank %d of the parent, expected %d", what, r, old_me,
+          old_local[r]);
+    MPI_Request rq[NMAX];
+    int got[NMAX];
+    for (int k = 0; k < rsz; k++)
+        CHECK_OK(MPI_Isend(&old_me, 1, MPI_INT, k, 11, nc, &rq[k]));
+    for (int k = 0; k < rsz; k++) {
+        MPI_Status st;
+        int v = -1;
+        CHECK_OK(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 11, nc, &st));
+        got[st.MPI_SOURCE] = v;
+    }
+    CHECK_OK(MPI_Waitall(rsz, rq, MPI_STATUSES_IGNORE));
+    int want_sum = 0, sum = -1;
+    for (int k = 0; k < rsz; k++) {
+        CHECK(got[k] == old_remote[k], "%s: remote rank %d is rank %d of the parent, expected %d", what, k, got[k],
+              old_remote[k]);
+        want_sum += old_remote[k];
+    }
+    CHECK_OK(MPI_Allreduce(&old_me, &sum, 1, MPI_INT, MPI_SUM, nc));
+    CHECK(sum == want_sum, "%s: allreduce %d, expected %d", what, sum, want_sum);
+}
+
+static void derived_dup(MPI_Comm ic, int me, int n, int rn)
+{
+    int ol[NMAX], orr[NMAX];
+    for (int r = 0; r < n; r++)
+        ol[r] = r;
+    for (int r = 0; r < rn; r++)
+        orr[r] = r;
+    MPI_Comm d;
+    CHECK_OK(MPI_Comm_dup(ic, &d));
+    check_derived(d, "dup", me, ol, n, orr, rn, me);
+    CHECK_OK(MPI_Comm_free(&d));
+}
+
+/* the members of a group of size n with rank parity p, in reverse */
+static int parity_members(int n, int p, int *list)
+{
+    int k = 0;
+    for (int r = n - 1; r >= 0; r--)
+        if (r % 2 == p)
+            list[k++] = r;
+    return k;
+}
+
+static void derived_split(MPI_Comm ic, int me, int n, int rn)
+{
+    int p = me % 2, ol[NMAX], orr[NMAX];
+    int nl = parity_members(n, p, ol), nr = parity_members(rn, p, orr);
+    MPI_Comm s;
+    CHECK_OK(MPI_Comm_split(ic, p, -me, &s));
+    if (nr == 0) {
+        CHECK(s == MPI_COMM_NULL, "split: color %d has no remote member, yet a communicator came", p);
+        return;
+    }
+    CHECK(s != MPI_COMM_NULL, "split: no communicator for color %d", p);
+    int want = 0;
+    while (ol[want] != me)
+        want++;
+    check_derived(s, "split", want, ol, nl, orr, nr, me);
+    CHECK_OK(MPI_Comm_free(&s));
+}
+
+/* A: every member, reversed; B: all but its first member */
+static int create_members(int group, int n, int *list)
+{
+    int k = 0;
+    for (int r = 0; r < n; r++)
+        if (group == 0)
+            list[k++] = n - 1 - r;
+        else if (r > 0)
+            list[k++] = r;
+    return k;
+}
+
+static void derived_create(MPI_Comm ic, int g, int me, int n, int rn)
+{
+    int ol[NMAX], orr[NMAX];
+    int nl = create_members(g, n, ol), nr = create_members(!g, rn, orr);
+    MPI_Group lg, sub;
+    CHECK_OK(MPI_Comm_group(ic, &lg));
+    CHECK_OK(MPI_Group_incl(lg, nl, ol, &sub));
+    MPI_Comm c;
+    CHECK_OK(MPI_Comm_create(ic, sub, &c));
+    CHECK_OK(MPI_Group_free(&sub));
+    CHECK_OK(MPI_Group_free(&lg));
+    int want = -1;
+    for (int k = 0; k < nl; k++)
+        if (ol[k] == me)
+            want = k;
+    if (want < 0 || nl == 0 || nr == 0) {
+        CHECK(c == MPI_COMM_NULL, "create: a communicator came for a rank not in it (or an empty side)");
+        return;
+    }
+    CHECK(c != MPI_COMM_NULL, "create: no communicator for member %d", me);
+    check_derived(c, "create", want, ol, nl, orr, nr, me);
+    CHECK_OK(MPI_Comm_free(&c));
 }
 
 static void *member_main(void *p)
@@ -125,12 +244,9 @@ static void *member_main(void *p)
         CHECK(bc[0] == val(0, root_a, 7), "intercommunicator ibcast: %d", bc[0]);
     CHECK(ired == (g ? sum_a : sum_b), "intercommunicator iallreduce: %d", ired);
 
-    /* what an intercommunicator of endpoints refuses */
-    CHECK_OK(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
-    MPI_Comm nc = MPI_COMM_NULL;
-    CHECK_ERR(MPI_Comm_dup(ic, &nc), MPI_ERR_COMM);
-    CHECK_ERR(MPI_Comm_split(ic, 0, me, &nc), MPI_ERR_COMM);
-    CHECK(nc == MPI_COMM_NULL, "a refused call made a communicator");
+    derived_dup(ic, me, n, rn);
+    derived_split(ic, me, n, rn);
+    derived_create(ic, g, me, n, rn);
 
     /* merged: A's members first */
     MPI_Comm merged;
