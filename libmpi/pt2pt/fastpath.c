@@ -471,15 +471,25 @@ static bool probe_once(uint32_t ctx, int source, int tag, MPI_Status *status)
     return u != NULL;
 }
 
+/* The communicator of a probe the fast path may take: valid arguments,
+ * no failure known anywhere. */
+static struct tide_comm *probe_comm(int source, int tag, MPI_Comm comm)
+{
+    struct tide_comm *c = tide_comm_get(comm);
+    int n = c ? (c->is_inter ? c->remote_size : c->size) : 0;
+    if (!c || __atomic_load_n(&tide_comm_faults, __ATOMIC_RELAXED) ||
+        !((source >= 0 && source < n) || source == MPI_ANY_SOURCE) || !(tag >= 0 || tag == MPI_ANY_TAG))
+        return NULL;
+    return c;
+}
+
 bool tide_fast_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     if (!flag || source == MPI_PROC_NULL || !tide_lock_shared_begin())
         return false;
-    struct tide_comm *c = tide_comm_get(comm);
-    int n = c ? (c->is_inter ? c->remote_size : c->size) : 0;
+    struct tide_comm *c = probe_comm(source, tag, comm);
     bool handled = false;
-    if (c && !__atomic_load_n(&tide_comm_faults, __ATOMIC_RELAXED) &&
-        ((source >= 0 && source < n) || source == MPI_ANY_SOURCE) && (tag >= 0 || tag == MPI_ANY_TAG)) {
+    if (c) {
         int progress = 0;
         bool found = probe_once(c->context_id, source, tag, status);
         if (!found) {
@@ -494,6 +504,29 @@ bool tide_fast_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status 
             handled = true;
         }
     }
+    tide_lock_shared_end();
+    return handled;
+}
+
+struct probe_look {
+    uint32_t ctx;
+    int source, tag;
+    MPI_Status *status;
+};
+
+static bool probe_seen(void *arg)
+{
+    struct probe_look *l = arg;
+    return probe_once(l->ctx, l->source, l->tag, l->status);
+}
+
+bool tide_fast_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (source == MPI_PROC_NULL || !tide_lock_shared_begin())
+        return false;
+    struct tide_comm *c = probe_comm(source, tag, comm);
+    struct probe_look look = {c ? c->context_id : 0, source, tag, status};
+    bool handled = c && wait_shared(probe_seen, &look);
     tide_lock_shared_end();
     return handled;
 }

@@ -27,6 +27,9 @@ bool tide_fast_testall(int count, MPI_Request requests[], int *flag, MPI_Status 
 bool tide_fast_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 bool tide_fast_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
 bool tide_fast_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+/* MPI_Probe; also the wait of MPI_Mprobe (which then takes the message
+ * under the exclusive lock, waiting again if another thread took it) */
+bool tide_fast_probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
 /* Is the fast path on (MPI_THREAD_MULTIPLE, not turned off)? */
 extern bool tide_fastpath_on;

@@ -121,6 +121,8 @@ TIDE_ALIAS(MPI_Iprobe)
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_probe(source, tag, comm, status))
+        return MPI_SUCCESS;
     TIDE_API_ENTER();
     struct tide_comm *c;
     int rc = check_probe("MPI_Probe", source, tag, comm, &c);
@@ -154,6 +156,13 @@ static int make_message(struct tide_comm *c, struct tide_unexpected *u, MPI_Mess
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
+    /* nothing there: answered without the exclusive lock; a message is
+     * taken under it */
+    if (__builtin_expect(tide_fastpath_on, 0) && message && tide_fast_iprobe(source, tag, comm, flag, NULL) &&
+        !*flag) {
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
     TIDE_API_ENTER();
     struct tide_comm *c;
     int rc = check_probe("MPI_Improbe", source, tag, comm, &c);
@@ -183,6 +192,9 @@ TIDE_ALIAS(MPI_Improbe)
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+    /* wait without the exclusive lock until a match is there */
+    if (__builtin_expect(tide_fastpath_on, 0) && message)
+        tide_fast_probe(source, tag, comm, NULL);
     TIDE_API_ENTER();
     struct tide_comm *c;
     int rc = check_probe("MPI_Mprobe", source, tag, comm, &c);

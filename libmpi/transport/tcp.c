@@ -37,6 +37,7 @@
 #include "transport/peer_keys.h"
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
+#include "pt2pt/progress.h"
 #include "pt2pt/request.h"
 #include "pt2pt/sender_check.h"
 #include "ft/ft.h"
@@ -108,6 +109,8 @@ struct tcp_conn {
     int addr_idx;
     struct tcp_conn *next;
     tide_spinlock send_lock; /* for holders of the shared library lock (tcp_send_shared) */
+    int busy;  /* a holder of the shared library lock is reading it (tcp_progress_shared) */
+    bool held; /* the frame at the head of rbuf waits for the exclusive engine */
 };
 
 struct tcp_peer {
@@ -145,6 +148,7 @@ static struct {
     int max_pending;
     uint8_t my_key[TIDE_KEY_LEN]; /* our rank key */
     bool have_key;
+    int nheld; /* connections with held set */
 } tcp = {.listen_fd = -1, .epfd = -1, .timer_fd = -1};
 
 static char timer_mark; /* epoll data of the timer (listeners have NULL) */
@@ -1068,14 +1072,35 @@ static int retry_deferred(void)
     return n;
 }
 
+/* The frames the shared path left (tcp_progress_shared), before anything
+ * newer is read from their connections. */
+static int deliver_held(void)
+{
+    int n = 0;
+    for (struct tcp_conn *c = tcp.conns; c && tcp.nheld; c = c->next) {
+        if (!c->held)
+            continue;
+        c->held = false;
+        tcp.nheld--;
+        if (c->state != C_OPEN)
+            continue;
+        int k = deliver_frames(c);
+        if (k < 0)
+            conn_failed(c, "sent a malformed message");
+        else
+            n += k;
+    }
+    return n;
+}
+
 static int tcp_progress(void)
 {
     /* with no open connection, look at the listener only now and then */
     if (tcp.nopen == 0 && !tcp.conns && (++tcp.pass & 1023) != 0)
         return 0;
+    int work = tcp.nheld ? deliver_held() : 0;
     struct epoll_event evs[64];
     int n = epoll_wait(tcp.epfd, evs, 64, 0);
-    int work = 0;
     bool listeners = false, timer = false;
     for (int i = 0; i < n; i++) {
         if (!evs[i].data.ptr) {
@@ -1112,6 +1137,121 @@ static int tcp_progress(void)
     if (n > 0)
         reap_dead();
     return work;
+}
+
+/* ---- arrivals under the shared library lock ----
+ * Threads holding the library lock shared (runtime/lock.h) read open
+ * connections of their own, one thread per connection at a time (its busy
+ * flag, taken by an exchange), and deliver the plain eager frames the
+ * fast path takes (tide_protocol_incoming_shared). The first frame it
+ * does not take stays at the head of the connection's buffer, held: the
+ * connection is left alone until the exclusive engine has delivered it
+ * (deliver_held), so every frame of a connection is delivered in order.
+ * Everything else the sockets and the epoll set report (listeners,
+ * handshakes, the timer, queued output, errors) is the exclusive
+ * engine's. */
+
+/* Could the frame of header h and length len go the shared way? */
+static bool shared_candidate(const struct tide_hdr *h, uint32_t len)
+{
+    return h->type == TIDE_MSG_EAGER && len - sizeof *h <= tide_tcp_transport.eager_limit;
+}
+
+/* What the shared path read from c's socket is no longer there for a
+ * thread asleep in the exclusive engine to see: wake it. */
+static void hold(struct tcp_conn *c)
+{
+    __atomic_store_n(&c->held, true, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&tcp.nheld, 1, __ATOMIC_RELAXED);
+    tide_progress_wake_sleepers();
+}
+
+/* Deliver the complete frames at the head of c's buffer that the fast
+ * path takes; hold c at the first it does not. */
+static int deliver_shared(struct tcp_conn *c)
+{
+    size_t off = 0;
+    int n = 0;
+    while (c->rlen - off >= 4 + sizeof(struct tide_hdr)) {
+        uint32_t len = tide_auth_get32(c->rbuf + off);
+        struct tide_hdr h;
+        memcpy(&h, c->rbuf + off + 4, sizeof h);
+        if (len < sizeof h || len > MAX_FRAME || !shared_candidate(&h, len)) {
+            hold(c);
+            break;
+        }
+        if (c->rlen - off < 4 + (size_t)len)
+            break; /* the rest is on its way */
+        if (!tide_protocol_incoming_shared(c->peer, &h, c->rbuf + off + 4 + sizeof h, len - sizeof h)) {
+            hold(c);
+            break;
+        }
+        off += 4 + (size_t)len;
+        n++;
+    }
+    if (off) {
+        memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+        c->rlen -= off;
+    }
+    return n;
+}
+
+/* Read c and deliver what the shared path takes; *exclusive set when
+ * something is left for the exclusive engine. */
+static int conn_read_shared(struct tcp_conn *c, bool *exclusive)
+{
+    int delivered = 0;
+    for (;;) {
+        delivered += deliver_shared(c);
+        if (c->held) {
+            *exclusive = true;
+            return delivered;
+        }
+        if (c->rcap - c->rlen < 4096) {
+            size_t cap = c->rcap * 2;
+            uint8_t *nb = realloc(c->rbuf, cap);
+            if (!nb) {
+                *exclusive = true;
+                return delivered;
+            }
+            c->rbuf = nb;
+            c->rcap = cap;
+        }
+        ssize_t r = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, MSG_DONTWAIT);
+        if (r <= 0) {
+            /* an end or an error is the exclusive engine's to find (it
+             * reads the socket again) */
+            if (r == 0 || (errno != EAGAIN && errno != EINTR))
+                *exclusive = true;
+            return delivered;
+        }
+        c->rlen += (size_t)r;
+    }
+}
+
+static int tcp_progress_shared(bool *exclusive)
+{
+    if (tcp.nopen == 0 && !tcp.conns)
+        return 0;
+    if (__atomic_load_n(&tcp.nheld, __ATOMIC_RELAXED))
+        *exclusive = true;
+    struct epoll_event evs[16];
+    int n = epoll_wait(tcp.epfd, evs, 16, 0), got = 0;
+    for (int i = 0; i < n; i++) {
+        struct tcp_conn *c = evs[i].data.ptr;
+        if (!c || evs[i].data.ptr == &timer_mark || c->state != C_OPEN || c->port_only ||
+            (evs[i].events & ~(uint32_t)EPOLLIN)) {
+            *exclusive = true;
+            continue;
+        }
+        if (__atomic_load_n(&c->held, __ATOMIC_RELAXED) || c->zc_left ||
+            __atomic_load_n(&c->busy, __ATOMIC_RELAXED) || __atomic_exchange_n(&c->busy, 1, __ATOMIC_ACQUIRE))
+            continue;
+        if (!c->held && !c->zc_left) /* as the exclusive engine last left it */
+            got += conn_read_shared(c, exclusive);
+        __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+    }
+    return got;
 }
 
 /* Every pass of a waiting loop: only while connections are open (the
@@ -1562,6 +1702,7 @@ struct tide_transport tide_tcp_transport = {
     .progress_quick = tcp_progress_quick,
     .active = tcp_active,
     .send_shared = tcp_send_shared,
+    .progress_shared = tcp_progress_shared,
     .block_prepare = tcp_block_prepare,
     .block_finish = NULL,
     .finalize = tcp_finalize,

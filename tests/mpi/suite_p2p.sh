@@ -57,4 +57,7 @@ tcase p2p.threads.fastpath.3x3 -t 90 -out "thread_fastpath: ok on 3 ranks x 3 th
 tcase p2p.threads.fastpath.oversub -t 120 -out "thread_fastpath: ok on 4 ranks x 4 threads, 100 rounds" -- $MPIEXEC -n 4 $TB/thread_fastpath 4 100
 tcase p2p.threads.fastpath.nodes -t 90 -out "thread_fastpath: ok on 4 ranks x 2 threads, 100 rounds" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/thread_fastpath 2 100
 tcase p2p.threads.fastpath.tcp -t 90 -out "thread_fastpath: ok on 3 ranks x 4 threads, 200 rounds" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/thread_fastpath 4 200
+# every wait falls asleep in the exclusive engine at once, while other
+# threads read the connections under the shared lock
+tcase p2p.threads.fastpath.tcp.sleepy -t 90 -out "thread_fastpath: ok on 3 ranks x 4 threads, 200 rounds" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/thread_fastpath 4 200
 tcase p2p.threads.fastpath.off -t 90 -out "thread_fastpath: ok on 2 ranks x 4 threads, 100 rounds" -- env TIDE_THREAD_FASTPATH=0 $MPIEXEC -n 2 $TB/thread_fastpath 4 100

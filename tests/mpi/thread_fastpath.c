@@ -15,7 +15,9 @@
  * MPI_Irecv + an MPI_Test loop, and windows of MPI_Irecv completed by
  * MPI_Waitall, by MPI_Waitany, by MPI_Testany loops and by an MPI_Testall
  * loop (their statuses checked in the order the receives were posted),
- * and by an MPI_Iprobe loop followed by the receive of what it found,
+ * and by a probe (an MPI_Iprobe or MPI_Improbe loop, MPI_Probe,
+ * MPI_Mprobe) followed by the receive of what it found (MPI_Recv from its
+ * source, or MPI_Mrecv),
  * with sends by MPI_Send, MPI_Isend and MPI_Ssend. Checked: every word
  * of every message, its status, and per source the rounds in order (MPI's
  * non-overtaking rule), so a message lost, duplicated, reordered, torn
@@ -46,6 +48,7 @@ static void fill(int *buf, int round, int src)
 
 struct expect {
     int next[MAXP]; /* next round from each source */
+    int probes;     /* probes made, to take turns among the kinds */
 };
 
 static void check_msg(int t, struct expect *e, const int *buf, MPI_Status *st)
@@ -107,15 +110,31 @@ static void *run(void *arg)
             MPI_Status st;
             int how = (r + want) % 8;
             if (how == 7) {
-                /* probe until it is here, then receive just that one */
-                int flag = 0;
+                /* probe until it is here (MPI_Iprobe loop, MPI_Probe,
+                 * MPI_Mprobe, MPI_Improbe loop), then receive just that
+                 * one (by MPI_Recv from its source, or MPI_Mrecv) */
+                int flag = 0, kind = e.probes++ % 4;
                 MPI_Status pst;
-                while (!flag)
-                    MPI_Iprobe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &flag, &pst);
+                MPI_Message msg = MPI_MESSAGE_NULL;
+                if (kind == 0)
+                    while (!flag)
+                        MPI_Iprobe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &flag, &pst);
+                else if (kind == 1)
+                    MPI_Probe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &pst);
+                else if (kind == 2)
+                    MPI_Mprobe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &msg, &pst);
+                else
+                    while (!flag)
+                        MPI_Improbe(MPI_ANY_SOURCE, t, MPI_COMM_WORLD, &flag, &msg, &pst);
                 CHECK(pst.MPI_TAG == t, "thread %d: probed tag %d", t, pst.MPI_TAG);
                 int pcount;
                 MPI_Get_count(&pst, MPI_BYTE, &pcount);
-                MPI_Recv(rbuf, (int)cap, MPI_BYTE, pst.MPI_SOURCE, t, MPI_COMM_WORLD, &st);
+                if (kind >= 2) {
+                    MPI_Mrecv(rbuf, (int)cap, MPI_BYTE, &msg, &st);
+                    CHECK(msg == MPI_MESSAGE_NULL, "thread %d: MPI_Mrecv left the message", t);
+                } else {
+                    MPI_Recv(rbuf, (int)cap, MPI_BYTE, pst.MPI_SOURCE, t, MPI_COMM_WORLD, &st);
+                }
                 CHECK(st.MPI_SOURCE == pst.MPI_SOURCE, "thread %d: probed %d, received from %d", t, pst.MPI_SOURCE,
                       st.MPI_SOURCE);
                 int rcount;
