@@ -97,3 +97,11 @@ int tide_group_rank_of(const struct tide_group *g, const struct tide_proc *p)
             return i;
     return MPI_UNDEFINED;
 }
+
+int tide_group_index_of(const struct tide_group *g, const struct tide_group *of, int i)
+{
+    for (int j = 0; j < g->size; j++)
+        if (tide_group_same(g, j, of, i))
+            return j;
+    return MPI_UNDEFINED;
+}

@@ -38,6 +38,9 @@ static inline int tide_group_same(const struct tide_group *a, int i, const struc
 }
 /* Rank of proc in g, or MPI_UNDEFINED. */
 int tide_group_rank_of(const struct tide_group *g, const struct tide_proc *p);
+/* The rank in g of member i of `of` (the same process, or endpoint);
+ * MPI_UNDEFINED if it is not in g. */
+int tide_group_index_of(const struct tide_group *g, const struct tide_group *of, int i);
 
 extern struct tide_group tide_group_empty;
 

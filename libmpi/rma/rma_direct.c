@@ -24,6 +24,7 @@
 #include "op/op.h"
 #include "op/op_kernels.h"
 #include "pt2pt/progress.h"
+#include "runtime/lock.h"
 
 #include <sched.h>
 #include <stdint.h>
@@ -42,13 +43,17 @@ static uint64_t *acc_word(struct tide_win *w, int r)
     return &w->ctl[(size_t)r * TIDE_RMA_CTL_WORDS + 1];
 }
 
-/* Wait a moment for another process: keep this one's progress going
- * (others may wait on it) and give the core away. */
+/* Wait a moment for another rank: keep this process's progress going
+ * (others may wait on it) and give the core away, and the library lock
+ * with it (the rank waited for may be another thread of this process: an
+ * endpoint, or a thread under MPI_THREAD_MULTIPLE). */
 static void pause_for_peer(int spins)
 {
     if (spins % 64 == 63) {
         tide_progress();
+        tide_lock_yield_begin();
         sched_yield();
+        tide_lock_yield_end();
     } else {
         __builtin_ia32_pause();
     }

@@ -137,7 +137,7 @@ static int group_ranks(struct tide_win *w, MPI_Group group, struct tide_group **
     if (!r)
         return TIDE_ERR_WIN(w, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     for (int i = 0; i < g->size; i++) {
-        r[i] = tide_group_rank_of(w->group, g->procs[i]);
+        r[i] = tide_group_index_of(w->group, g, i);
         if (r[i] < 0 || r[i] >= w->size) {
             free(r);
             return TIDE_ERR_WIN(w, MPI_ERR_GROUP, "%s: process %d of the group is not in the window's group", fn, i);

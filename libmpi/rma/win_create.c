@@ -54,9 +54,6 @@ static int check_comm(MPI_Comm comm, struct tide_comm **out, const char *fn)
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: windows are made on intracommunicators, not an intercommunicator (argument comm)", fn);
-    int rc = tide_ep_refuse(c, fn);
-    if (rc)
-        return rc;
     *out = c;
     return MPI_SUCCESS;
 }
@@ -97,6 +94,13 @@ void tide_win_destroy(struct tide_win *w)
     free(w);
 }
 
+/* The window's own communicator over c's group: on an endpoints
+ * communicator, one of endpoints, each rank with a context of its own. */
+static int window_channel(struct tide_comm *c, struct tide_comm **wc)
+{
+    return c->ep ? tide_ep_split(c, 0, 0, wc) : tide_comm_dup_plain(c, true, wc);
+}
+
 struct win_desc {
     int64_t size;
     int32_t disp_unit;
@@ -114,7 +118,7 @@ int tide_win_setup(struct tide_comm *c, int flavor, void *base, MPI_Aint size, i
     struct tide_comm *wc = NULL;
     /* the window's own channel: every process takes part even if it
      * could not allocate, so that none is left waiting */
-    int rc = tide_comm_dup_plain(c, true, &wc);
+    int rc = window_channel(c, &wc);
     if (rc != MPI_SUCCESS) {
         free(w);
         return rc;
@@ -241,7 +245,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     struct tide_win *w = NULL;
     if (size > 0 && !mem) {
         struct tide_comm *wc;
-        rc = tide_comm_dup_plain(c, true, &wc);
+        rc = window_channel(c, &wc);
         if (rc == MPI_SUCCESS) {
             struct win_desc mine = {0}, *all = calloc((size_t)c->size, sizeof *all);
             tide_exchange_allgather(wc, &mine, sizeof mine, all ? all : &mine);
@@ -557,7 +561,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     WIN_OR_FAIL("MPI_Win_get_group", win, w);
     if (!group)
         return TIDE_ERR_WIN(w, MPI_ERR_ARG, "MPI_Win_get_group: group must not be NULL");
-    struct tide_group *g = tide_group_new(w->group->size, w->group->procs);
+    struct tide_group *g = tide_group_new_ep(w->group->size, w->group->procs, w->group->ep, w->rank);
     if (!g)
         return TIDE_ERR_WIN(w, MPI_ERR_NO_MEM, "MPI_Win_get_group: out of memory");
     *group = tide_group_handle(g);

@@ -4,8 +4,7 @@
  * MPI_ERRORS_RETURN (MPI_COMM_NULL, an intercommunicator, a negative
  * count, NULL handles, a freed info), and every operation endpoints
  * communicators do not support returns MPI_ERR_COMM at once from each
- * handle: windows (MPI_Win_create, _allocate, _allocate_shared,
- * _create_dynamic), MPI_File_open, MPI_Comm_spawn(_multiple),
+ * handle: MPI_File_open, MPI_Comm_spawn(_multiple),
  * MPI_Comm_connect / MPI_Comm_accept, MPI_Comm_idup(_with_info),
  * MPI_Comm_create_group and the failure-mitigation calls (MPIX_Comm_shrink,
  * _agree, _iagree, _revoke, _failure_ack, _ack_failed); groups of
@@ -82,15 +81,6 @@ struct ep_arg {
 
 static void refused(MPI_Comm c, int me)
 {
-    MPI_Win win = MPI_WIN_NULL;
-    static int target[64];
-    void *base = NULL;
-    EXPECT(MPI_Win_create(target, sizeof target, 1, MPI_INFO_NULL, c, &win), MPI_ERR_COMM);
-    EXPECT(MPI_Win_allocate(64, 1, MPI_INFO_NULL, c, &base, &win), MPI_ERR_COMM);
-    EXPECT(MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, c, &base, &win), MPI_ERR_COMM);
-    EXPECT(MPI_Win_create_dynamic(MPI_INFO_NULL, c, &win), MPI_ERR_COMM);
-    CHECK(win == MPI_WIN_NULL, "a refused window call made a window");
-
     MPI_File fh = MPI_FILE_NULL;
     char path[128];
     snprintf(path, sizeof path, "/tmp/ep_errors.%d.%d", (int)getpid(), me);
@@ -174,7 +164,8 @@ static void *endpoint_main(void *p)
     int saved = verbose;
     verbose = 0;
     EXPECT(MPI_Comm_idup(d, &nc, &(MPI_Request){MPI_REQUEST_NULL}), MPI_ERR_COMM);
-    EXPECT(MPI_Win_create_dynamic(MPI_INFO_NULL, d, &(MPI_Win){MPI_WIN_NULL}), MPI_ERR_COMM);
+    EXPECT(MPI_File_open(d, "/tmp/ep_errors.never", MPI_MODE_RDONLY, MPI_INFO_NULL, &(MPI_File){MPI_FILE_NULL}),
+           MPI_ERR_COMM);
     verbose = saved;
     CHECK_OK(MPI_Comm_free(&d));
     CHECK_OK(MPI_Comm_free(&a->comm));

@@ -85,6 +85,19 @@ tcase ep.inter.one.3 -t 30 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter one
 tcase ep.inter.peer.3 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter peer 2
 tcase ep.inter.tcp.both.3 -t 40 -out "ep_inter: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/ep_inter both 2
 
+# one-sided communication on endpoints: windows of every kind over an
+# endpoints communicator, every synchronization, between endpoints of one
+# process and of several
+tcase ep.rma.1x3 -t 30 -out "ep_rma: ok" -- $MPIEXEC -n 1 $TB/ep_rma 3
+tcase ep.rma.2x2 -t 40 -out "ep_rma: ok" -- $MPIEXEC -n 2 $TB/ep_rma 2
+tcase ep.rma.3-uneven -t 40 -out "ep_rma: ok" -- $MPIEXEC -n 3 $TB/ep_rma uneven
+tcase ep.rma.4-zero -t 40 -out "ep_rma: ok" -- $MPIEXEC -n 4 $TB/ep_rma zero
+tcase ep.rma.4x4 -t 60 -out "ep_rma: ok" -- $MPIEXEC -n 4 $TB/ep_rma 4
+tcase ep.rma.tcp.2x3 -t 40 -out "ep_rma: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/ep_rma 3
+tcase ep.rma.nodes.4x2 -t 40 -out "ep_rma: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_rma 2 noshared
+tcase ep.rma.sleepy.2x3 -t 40 -out "ep_rma: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/ep_rma 3
+tcase ep.rma.private.2x3 -t 40 -out "ep_rma: ok" -- env TIDE_RMA_SHM=0 $MPIEXEC -n 2 $TB/ep_rma 3
+
 # process topologies and neighborhood collectives on endpoints
 tcase ep.topo.1x3 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 1 $TB/ep_topo 3
 tcase ep.topo.2x2 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 2 $TB/ep_topo 2
