@@ -137,9 +137,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: invalid communicator (argument comm)", fn));
     if (c->is_inter)
         return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: comm must be an intracommunicator", fn));
-    if (c->ep)
-        return tide_raise_file(NULL, tide_err(MPI_ERR_COMM, "%s: not supported on an endpoints communicator "
-                                                            "(argument comm; see docs/ENDPOINTS.md)", fn));
     if (!fh)
         return tide_raise_file(NULL, tide_err(MPI_ERR_ARG, "%s: fh must not be NULL", fn));
     *fh = MPI_FILE_NULL;
@@ -163,9 +160,11 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         tide_errhandler_retain(f->errhandler);
         f->filename = strdup(filename);
     }
-    /* every process takes part in the duplicate, even one out of memory */
+    /* every process takes part in the duplicate, even one out of memory
+     * (on an endpoints communicator, one of endpoints: each a rank of the
+     * file with a descriptor of its own) */
     struct tide_comm *fc = NULL;
-    rc = tide_comm_dup_plain(c, true, &fc);
+    rc = c->ep ? tide_ep_split(c, 0, 0, &fc) : tide_comm_dup_plain(c, true, &fc);
     if (rc) {
         if (f)
             file_free(f);

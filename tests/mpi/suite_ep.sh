@@ -98,6 +98,17 @@ tcase ep.rma.nodes.4x2 -t 40 -out "ep_rma: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC 
 tcase ep.rma.sleepy.2x3 -t 40 -out "ep_rma: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/ep_rma 3
 tcase ep.rma.private.2x3 -t 40 -out "ep_rma: ok" -- env TIDE_RMA_SHM=0 $MPIEXEC -n 2 $TB/ep_rma 3
 
+# MPI-IO on endpoints: one file, each endpoint a rank of it (independent,
+# collective and shared-pointer accesses)
+tcase ep.io.1x3 -t 30 -out "ep_io: ok" -- $MPIEXEC -n 1 $TB/ep_io 3
+tcase ep.io.2x2 -t 40 -out "ep_io: ok" -- $MPIEXEC -n 2 $TB/ep_io 2
+tcase ep.io.3-uneven -t 40 -out "ep_io: ok" -- $MPIEXEC -n 3 $TB/ep_io uneven
+tcase ep.io.4-zero -t 40 -out "ep_io: ok" -- $MPIEXEC -n 4 $TB/ep_io zero
+tcase ep.io.4x4 -t 60 -out "ep_io: ok" -- $MPIEXEC -n 4 $TB/ep_io 4
+tcase ep.io.tcp.2x3 -t 40 -out "ep_io: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/ep_io 3
+tcase ep.io.nodes.4x2 -t 40 -out "ep_io: ok" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/ep_io 2
+tcase ep.io.sleepy.2x3 -t 40 -out "ep_io: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/ep_io 3
+
 # process topologies and neighborhood collectives on endpoints
 tcase ep.topo.1x3 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 1 $TB/ep_topo 3
 tcase ep.topo.2x2 -t 30 -out "ep_topo: ok" -- $MPIEXEC -n 2 $TB/ep_topo 2
