@@ -430,8 +430,6 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return rc;
     if (c->is_inter)
         return TIDE_ERR_COMM(c, MPI_ERR_COMM, "%s: comm must be an intracommunicator (argument comm)", fn);
-    if ((rc = tide_ep_refuse(c, fn)))
-        return rc;
     struct tide_group *g = tide_group_get(group);
     if (!g)
         return TIDE_ERR_COMM(c, MPI_ERR_GROUP, "%s: invalid group%s (argument group)", fn,
@@ -444,6 +442,14 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     rc = tide_group_check_subset(g, c->group, fn, "comm");
     if (rc != MPI_SUCCESS)
         return tide_raise_comm(c, rc);
+    if (c->ep) {
+        struct tide_comm *nc = NULL;
+        rc = tide_ep_create_group(c, g, tag, &nc);
+        if (rc != MPI_SUCCESS)
+            return tide_raise_comm(c, rc);
+        *newcomm = tide_comm_handle_of(nc);
+        return MPI_SUCCESS;
+    }
     if (g->rank == MPI_UNDEFINED) { /* not a member: nothing to take part in */
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;

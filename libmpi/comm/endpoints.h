@@ -110,6 +110,12 @@ int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *
 int tide_ep_intercomm_split(struct tide_comm *c, int color, int key, struct tide_comm **out);
 int tide_ep_intercomm_create(struct tide_comm *c, const struct tide_group *g, struct tide_comm **out);
 
+/* MPI_Comm_create_group of endpoints communicator c over g (a group of
+ * its endpoints), collective over g's members only (ep_create_group.c):
+ * *out NULL for a rank not in g. An error code (not raised) or
+ * MPI_SUCCESS. */
+int tide_ep_create_group(struct tide_comm *c, const struct tide_group *g, int tag, struct tide_comm **out);
+
 /* A fresh block of n endpoint serials of this process (never 0, which
  * names the process itself). */
 int tide_ep_serials(int n);

@@ -5,7 +5,9 @@
  * (several colors, keys that reverse the order, MPI_UNDEFINED for some),
  * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), MPI_Comm_create from groups
  * made of the endpoints group (MPI_Group_incl, _excl, _range_incl,
- * _union), messages and collectives on each result, MPI_Comm_compare,
+ * _union), MPI_Comm_create_group (disjoint groups with one tag at once,
+ * a group of all but one, a group of one), messages and collectives on
+ * each result, MPI_Comm_compare,
  * MPI_Group_translate_ranks to MPI_COMM_WORLD's group, attributes (the
  * copy callback run by dup, the delete callback by free and delete),
  * names, error handlers per handle, MPI_Comm_free in different orders,
@@ -268,6 +270,38 @@ static void *endpoint_main(void *p)
         CHECK(cx == MPI_COMM_NULL, "create(excl): rank 0 got a communicator");
     else
         exercise(cx, me - 1, n - 1, me, ident + 1, "create(excl)");
+
+    /* create_group, called by the members only: the even ranks (in
+     * reverse) and the odd ranks with the same tag at once (disjoint
+     * groups), then the ranks but the last with another tag, while the
+     * last makes a group of itself */
+    MPI_Group g_odd;
+    int odd[NMAX], no = 0;
+    for (int r = 1; r < n; r += 2)
+        odd[no++] = r;
+    CHECK_OK(MPI_Group_incl(g, no, odd, &g_odd));
+    MPI_Comm cg = MPI_COMM_NULL;
+    CHECK_OK(MPI_Comm_create_group(c, me % 2 ? g_odd : g_even, 5, &cg));
+    CHECK(cg != MPI_COMM_NULL, "create_group: a member got MPI_COMM_NULL");
+    if (me % 2)
+        exercise(cg, me / 2, no, me, odd, "create_group(odd)");
+    else
+        exercise(cg, (ne - 1) - me / 2, ne, me, even, "create_group(even)");
+    CHECK_OK(MPI_Comm_free(&cg));
+    MPI_Group g_most;
+    if (me < n - 1) {
+        int last = n - 1;
+        CHECK_OK(MPI_Group_excl(g, 1, &last, &g_most));
+        CHECK_OK(MPI_Comm_create_group(c, g_most, 6, &cg));
+        exercise(cg, me, n - 1, me, ident, "create_group(all but the last)");
+    } else {
+        CHECK_OK(MPI_Group_incl(g, 1, &me, &g_most));
+        CHECK_OK(MPI_Comm_create_group(c, g_most, 6, &cg));
+        exercise(cg, 0, 1, me, &ident[me], "create_group(self)");
+    }
+    CHECK_OK(MPI_Comm_free(&cg));
+    CHECK_OK(MPI_Group_free(&g_most));
+    CHECK_OK(MPI_Group_free(&g_odd));
 
     /* translate to the world group: each endpoint's process */
     MPI_Group wg;

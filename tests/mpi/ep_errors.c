@@ -4,15 +4,15 @@
  * MPI_ERRORS_RETURN (MPI_COMM_NULL, an intercommunicator, a negative
  * count, NULL handles, a freed info), and every operation endpoints
  * communicators do not support returns MPI_ERR_COMM at once from each
- * handle: MPI_Comm_spawn(_multiple),
- * MPI_Comm_connect / MPI_Comm_accept, MPI_Comm_idup(_with_info),
- * MPI_Comm_create_group and the failure-mitigation calls (MPIX_Comm_shrink,
- * _agree, _iagree, _revoke, _failure_ack, _ack_failed); groups of
- * endpoints given to MPI_Comm_create_from_group and
- * MPI_Intercomm_create_from_groups are MPI_ERR_GROUP; MPI_Intercomm_create
- * whose groups share a process is MPI_ERR_ARG, MPI_Comm_create with a
- * group of processes MPI_ERR_GROUP; afterwards the communicator still
- * works. Each error's MPI_Error_string is printed.
+ * handle: MPI_Comm_spawn(_multiple), MPI_Comm_connect / MPI_Comm_accept,
+ * MPI_Comm_idup(_with_info) and the failure-mitigation calls
+ * (MPIX_Comm_shrink, _agree, _iagree, _revoke, _failure_ack,
+ * _ack_failed); groups of endpoints given to MPI_Comm_create_from_group
+ * and MPI_Intercomm_create_from_groups are MPI_ERR_GROUP;
+ * MPI_Intercomm_create whose groups share a process is MPI_ERR_ARG,
+ * MPI_Comm_create and MPI_Comm_create_group with a group of processes
+ * MPI_ERR_GROUP; afterwards the communicator still works. Each error's
+ * MPI_Error_string is printed.
  * Usage: ep_errors [multiple T | single | serialized]: "single" starts
  * with MPI_Init, "serialized" with MPI_THREAD_SERIALIZED; there more than
  * one endpoint per process is an MPI_ERR_ARG and one endpoint works.
@@ -108,9 +108,10 @@ static void refused(MPI_Comm c)
     EXPECT(MPI_Comm_idup_with_info(c, info, &nc, &rq), MPI_ERR_COMM);
     CHECK_OK(MPI_Info_free(&info));
     CHECK(rq == MPI_REQUEST_NULL, "a refused MPI_Comm_idup made a request");
+    /* MPI_Comm_create_group too takes groups of endpoints */
     MPI_Group g;
-    CHECK_OK(MPI_Comm_group(c, &g));
-    EXPECT(MPI_Comm_create_group(c, g, 3, &nc), MPI_ERR_COMM);
+    CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &g));
+    EXPECT(MPI_Comm_create_group(c, g, 3, &nc), MPI_ERR_GROUP);
     CHECK_OK(MPI_Group_free(&g));
     EXPECT(MPIX_Comm_shrink(c, &nc), MPI_ERR_COMM);
     CHECK(nc == MPI_COMM_NULL, "a refused call made a communicator");
