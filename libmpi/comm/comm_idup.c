@@ -9,6 +9,13 @@
  *    communicator, then rounds of: reduction over the local group, the
  *    leaders (local rank 0) swapping their groups' offers over the parent,
  *    and a broadcast of the leader's decision.
+ *  - endpoints communicator (endpoints.h): the process's first endpoint
+ *    runs one agreement per endpoint index with the other processes'
+ *    first endpoints (reductions over those alone, tagged by the call's
+ *    collective sequence number and the index), then makes the new
+ *    communicator's set of contexts; each endpoint of the process, when
+ *    its own request is advanced, takes its handle from it (an endpoint
+ *    may call before or after the first has finished).
  * Every message of the operation carries collective sequence numbers
  * taken at the call, so collectives started after it on the parent do
  * not mix with it. The attributes are copied (their copy callbacks run)
@@ -24,6 +31,7 @@
 #include "comm/comm_create.h"
 #include "comm/context.h"
 #include "comm/exchange.h"
+#include "comm/group.h"
 #include "comm/topo.h"
 #include "datatype/datatype.h"
 #include "pt2pt/progress.h"
@@ -41,7 +49,29 @@ enum {
     PH_B_XCHG,    /* leader: swapping offers with the other leader */
     PH_B_BCAST,   /* the leader's decision to the group */
     PH_FINISH,
+    PH_EP_START,  /* endpoints, the process's first: agreement of index ep_k */
+    PH_EP_RUN,
+    PH_EP_TAKE,   /* endpoints: this endpoint's handle, once the ids are agreed */
 };
+
+/* One MPI_Comm_idup of an endpoints communicator, as this process's
+ * endpoints share it: found by the communicator's set and the call's
+ * collective sequence number. */
+struct ep_idup {
+    struct ep_idup *next;
+    struct tide_ep_set *set;    /* of the parent (a reference) */
+    uint32_t seq;
+    int nids;
+    uint32_t *ids;
+    int *leaders, nleaders, me_leader; /* the processes' first endpoints (ranks of the parent) */
+    int *index;                 /* each rank's index among its process's endpoints */
+    struct tide_ep_set *nset;   /* the new communicator's (a reference, until every endpoint took its handle) */
+    bool done;
+    int rc;
+    int taken;                  /* endpoints that took their handle (or failed) */
+};
+
+static struct ep_idup *ep_idups;
 
 #define STEP_BCAST 31 /* in a round's block of 32 steps; the reduction uses 0..30 */
 
@@ -78,6 +108,8 @@ struct idup {
     bool bc_got;
     struct tide_request *rq[34];
     int nrq;
+    struct ep_idup *ep; /* endpoints communicator */
+    int ep_k;
 };
 
 static struct idup *active;
@@ -131,7 +163,16 @@ static int bcast_children(struct idup *d)
 static int finish(struct idup *d)
 {
     struct tide_comm *p = d->parent, *nc;
-    if (p->is_inter) {
+    if (d->ep) {
+        uint32_t id = d->ep->ids[p->ep_local];
+        struct tide_group *g = tide_group_new_ep(p->size, p->group->procs, p->group->ep, p->rank);
+        nc = g ? tide_comm_derive(p, g, NULL, id, NULL) : NULL;
+        if (!g)
+            tide_context_release(id);
+        tide_group_release(g);
+        if (nc)
+            tide_ep_set_join(d->ep->nset, nc, p->ep_local);
+    } else if (p->is_inter) {
         struct tide_comm *nlc = tide_comm_derive(p, p->group, NULL, d->id_a, NULL);
         if (!nlc) {
             tide_context_release(d->id_b);
@@ -159,6 +200,60 @@ static int finish(struct idup *d)
     d->attrs = NULL;
     *d->newcomm = nc->handle;
     return MPI_SUCCESS;
+}
+
+/* Endpoints: start the agreement of index d->ep_k among the processes'
+ * first endpoints. */
+static void ep_agreement_begin(struct idup *d)
+{
+    struct ep_idup *e = d->ep;
+    tide_ctx_reduce_init_sub(&d->ra, d->parent, e->nleaders, e->me_leader, e->leaders, tide_ep_tag(e->seq, d->ep_k));
+    tide_ctx_agreement_begin(&d->ag, tide_ctx_reduce_key(&d->ra), true);
+    d->phase = PH_EP_START;
+}
+
+/* Endpoints: this process's record of the call with sequence number seq
+ * on c, made by the first of its endpoints to call. */
+static struct ep_idup *ep_idup_of(struct tide_comm *c, uint32_t seq)
+{
+    for (struct ep_idup *e = ep_idups; e; e = e->next)
+        if (e->set == c->ep && e->seq == seq)
+            return e;
+    struct ep_idup *e = calloc(1, sizeof *e);
+    int n = c->size;
+    if (e) {
+        e->ids = malloc((size_t)n * sizeof *e->ids);
+        e->leaders = malloc((size_t)n * sizeof *e->leaders);
+        e->index = malloc((size_t)n * sizeof *e->index);
+    }
+    if (!e || !e->ids || !e->leaders || !e->index) {
+        if (e) {
+            free(e->ids);
+            free(e->leaders);
+            free(e->index);
+            free(e);
+        }
+        return NULL;
+    }
+    e->set = c->ep;
+    e->set->refcount++;
+    e->seq = seq;
+    e->me_leader = -1;
+    for (int r = 0; r < n; r++) {
+        e->index[r] = 0;
+        for (int q = 0; q < r; q++)
+            e->index[r] += c->peers[q] == c->peers[r];
+        if (e->index[r] + 1 > e->nids)
+            e->nids = e->index[r] + 1;
+        if (e->index[r] == 0) {
+            if (c->peers[r] == c->peers[c->rank])
+                e->me_leader = e->nleaders;
+            e->leaders[e->nleaders++] = r;
+        }
+    }
+    e->next = ep_idups;
+    ep_idups = e;
+    return e;
 }
 
 /* Advance; true when the operation is over (d->req->error says how). */
@@ -273,6 +368,58 @@ static bool advance(struct idup *d)
             d->id_b = d->dec.id;
             d->phase = PH_FINISH;
             break;
+        case PH_EP_START:
+            tide_ctx_agreement_offer(&d->ag, &d->offer);
+            tide_ctx_reduce_start(&d->ra, &d->offer);
+            d->phase = PH_EP_RUN;
+            break;
+        case PH_EP_RUN: {
+            if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
+                return false;
+            if (t < 0) {
+                rc = d->ra.err;
+                goto fail;
+            }
+            uint32_t id, floor_word;
+            int k = tide_ctx_agreement_outcome(&d->ag, &d->ra.acc, &id, &floor_word);
+            k = tide_ctx_agreement_next(&d->ag, k, id, floor_word);
+            if (k == TIDE_CTX_EXHAUSTED) {
+                rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
+                goto fail;
+            }
+            if (k != TIDE_CTX_DONE) {
+                d->phase = PH_EP_START;
+                break;
+            }
+            struct ep_idup *e = d->ep;
+            e->ids[d->ep_k++] = id;
+            if (d->ep_k < e->nids) {
+                ep_agreement_begin(d);
+                break;
+            }
+            /* every index agreed: the new set (the ids of the indices
+             * this process does not use go back) */
+            e->nset = tide_ep_set_make(d->parent->size, e->set->nlocal, e->ids, e->nids, e->index);
+            if (!e->nset) {
+                d->ep_k = 0; /* all released */
+                rc = tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
+                goto fail;
+            }
+            e->nset->refcount++; /* until every endpoint took its handle */
+            e->done = true;
+            tide_progress_wake(); /* endpoints asleep waiting for it */
+            d->phase = PH_EP_TAKE;
+            break;
+        }
+        case PH_EP_TAKE:
+            if (!d->ep->done)
+                return false;
+            if (d->ep->rc != MPI_SUCCESS) {
+                rc = d->ep->rc;
+                goto fail;
+            }
+            d->phase = PH_FINISH;
+            break;
         case PH_FINISH:
             rc = finish(d);
             if (rc != MPI_SUCCESS) {
@@ -295,13 +442,42 @@ fail:
     tide_ctx_agreement_end(&d->ag);
     if (d->have_a && d->phase != PH_FINISH)
         tide_context_release(d->id_a);
+    if (d->ep && !d->ep->done) {
+        /* the first endpoint failed: the ids agreed so far go back, the
+         * other endpoints fail with the same error */
+        for (int k = 0; k < d->ep_k; k++)
+            tide_context_release(d->ep->ids[k]);
+        d->ep->rc = rc;
+        d->ep->done = true;
+        tide_progress_wake();
+    }
     d->req->error = rc;
     *d->newcomm = MPI_COMM_NULL;
     return true;
 }
 
+static void ep_idup_leave(struct ep_idup *e)
+{
+    if (++e->taken < e->set->nlocal)
+        return;
+    for (struct ep_idup **pp = &ep_idups; *pp; pp = &(*pp)->next)
+        if (*pp == e) {
+            *pp = e->next;
+            break;
+        }
+    if (e->nset)
+        tide_ep_set_release(e->nset);
+    tide_ep_set_release(e->set);
+    free(e->ids);
+    free(e->leaders);
+    free(e->index);
+    free(e);
+}
+
 static void idup_free(struct idup *d)
 {
+    if (d->ep)
+        ep_idup_leave(d->ep);
     if (d->attrs)
         tide_attr_delete_all(TIDE_ATTR_COMM, MPI_COMM_NULL, &d->attrs);
     tide_topo_release(d->topo);
@@ -339,9 +515,8 @@ static int idup_progress(void)
 static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Comm *newcomm, MPI_Request *request,
                       const char *fn)
 {
-    int refused = tide_ep_refuse(c, fn);
-    if (refused)
-        return refused;
+    if (c->ep && c->is_inter)
+        return tide_ep_refuse(c, fn);
     struct idup *d = calloc(1, sizeof *d);
     struct tide_request *r = d ? tide_request_new(TIDE_REQ_OTHER) : NULL;
     if (!r) {
@@ -355,6 +530,8 @@ static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Co
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc == MPI_SUCCESS)
         d->copy_err = tide_attr_copy_all(TIDE_ATTR_COMM, c->handle, c->attrs, &d->attrs);
+    if (rc == MPI_SUCCESS && c->ep && !(d->ep = ep_idup_of(c, c->coll_seq++)))
+        rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc != MPI_SUCCESS) {
         r->complete = true;
         tide_request_free(r);
@@ -374,13 +551,20 @@ static int idup_start(struct tide_comm *c, const struct tide_info *hints, MPI_Co
         d->topo = c->topo;
     }
     /* the sequence numbers of every message of the operation */
-    tide_ctx_reduce_init(&d->ra, d->lc);
-    if (c->is_inter) {
-        tide_ctx_reduce_init(&d->rb, d->lc);
-        d->seq_x = c->coll_seq++;
+    if (d->ep) {
+        if (c->ep_local == 0)
+            ep_agreement_begin(d);
+        else
+            d->phase = PH_EP_TAKE;
+    } else {
+        tide_ctx_reduce_init(&d->ra, d->lc);
+        if (c->is_inter) {
+            tide_ctx_reduce_init(&d->rb, d->lc);
+            d->seq_x = c->coll_seq++;
+        }
+        tide_ctx_agreement_begin(&d->ag, tide_ctx_reduce_key(&d->ra), true);
+        d->phase = PH_A_START;
     }
-    tide_ctx_agreement_begin(&d->ag, tide_ctx_reduce_key(&d->ra), true);
-    d->phase = PH_A_START;
     if (!hook_installed) {
         tide_progress_register(idup_progress);
         hook_installed = true;

@@ -6,7 +6,9 @@
  * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), MPI_Comm_create from groups
  * made of the endpoints group (MPI_Group_incl, _excl, _range_incl,
  * _union), MPI_Comm_create_group (disjoint groups with one tag at once,
- * a group of all but one, a group of one), messages and collectives on
+ * a group of all but one, a group of one), MPI_Comm_idup and
+ * MPI_Comm_idup_with_info (two at once, outstanding across an allreduce
+ * on the parent), messages and collectives on
  * each result, MPI_Comm_compare,
  * MPI_Group_translate_ranks to MPI_COMM_WORLD's group, attributes (the
  * copy callback run by dup, the delete callback by free and delete),
@@ -302,6 +304,42 @@ static void *endpoint_main(void *p)
     CHECK_OK(MPI_Comm_free(&cg));
     CHECK_OK(MPI_Group_free(&g_most));
     CHECK_OK(MPI_Group_free(&g_odd));
+
+    /* MPI_Comm_idup: two at once, outstanding across traffic on c, one
+     * completed by MPI_Waitall, the other (with hints) by an MPI_Test loop */
+    MPI_Comm ia = MPI_COMM_NULL, ib = MPI_COMM_NULL;
+    MPI_Request irq[2];
+    MPI_Info hint;
+    CHECK_OK(MPI_Info_create(&hint));
+    CHECK_OK(MPI_Info_set(hint, "mpi_assert_no_any_tag", "true"));
+    CHECK_OK(MPI_Comm_idup(c, &ia, &irq[0]));
+    CHECK_OK(MPI_Comm_idup_with_info(c, hint, &ib, &irq[1]));
+    CHECK_OK(MPI_Info_free(&hint));
+    int around = -1;
+    CHECK_OK(MPI_Allreduce(&me, &around, 1, MPI_INT, MPI_MAX, c));
+    CHECK(around == n - 1, "allreduce while MPI_Comm_idup runs: %d", around);
+    CHECK_OK(MPI_Wait(&irq[0], MPI_STATUS_IGNORE));
+    int idone = 0;
+    while (!idone)
+        CHECK_OK(MPI_Test(&irq[1], &idone, MPI_STATUS_IGNORE));
+    CHECK(ia != MPI_COMM_NULL && ib != MPI_COMM_NULL, "MPI_Comm_idup made no communicator");
+    exercise(ia, me, n, me, ident, "idup");
+    exercise(ib, me, n, me, ident, "idup_with_info");
+    int icmp = -1;
+    CHECK_OK(MPI_Comm_compare(c, ia, &icmp));
+    CHECK(icmp == MPI_CONGRUENT, "idup: compare %d, expected MPI_CONGRUENT", icmp);
+    /* the attribute was copied at the call (its copy callback ran), and
+     * goes with the duplicates */
+    void *iattr = NULL;
+    int iflag = 0, deleted_before = counts.deleted;
+    CHECK_OK(MPI_Comm_get_attr(ia, keyval, &iattr, &iflag));
+    CHECK(iflag && (intptr_t)iattr == me + 1000, "idup: attribute %ld, expected %d", (long)(intptr_t)iattr,
+          me + 1000);
+    CHECK_OK(MPI_Comm_free(&ia));
+    CHECK_OK(MPI_Comm_free(&ib));
+    CHECK(counts.deleted == deleted_before + 2, "idup: the delete callback ran %d times for the two duplicates",
+          counts.deleted - deleted_before);
+    counts.deleted = deleted_before;
 
     /* translate to the world group: each endpoint's process */
     MPI_Group wg;

@@ -4,8 +4,8 @@
  * MPI_ERRORS_RETURN (MPI_COMM_NULL, an intercommunicator, a negative
  * count, NULL handles, a freed info), and every operation endpoints
  * communicators do not support returns MPI_ERR_COMM at once from each
- * handle: MPI_Comm_spawn(_multiple), MPI_Comm_connect / MPI_Comm_accept,
- * MPI_Comm_idup(_with_info) and the failure-mitigation calls
+ * handle: MPI_Comm_spawn(_multiple), MPI_Comm_connect / MPI_Comm_accept
+ * and the failure-mitigation calls
  * (MPIX_Comm_shrink, _agree, _iagree, _revoke, _failure_ack,
  * _ack_failed); groups of endpoints given to MPI_Comm_create_from_group
  * and MPI_Intercomm_create_from_groups are MPI_ERR_GROUP;
@@ -102,12 +102,6 @@ static void refused(MPI_Comm c)
 
 
     MPI_Request rq = MPI_REQUEST_NULL;
-    EXPECT(MPI_Comm_idup(c, &nc, &rq), MPI_ERR_COMM);
-    MPI_Info info;
-    CHECK_OK(MPI_Info_create(&info));
-    EXPECT(MPI_Comm_idup_with_info(c, info, &nc, &rq), MPI_ERR_COMM);
-    CHECK_OK(MPI_Info_free(&info));
-    CHECK(rq == MPI_REQUEST_NULL, "a refused MPI_Comm_idup made a request");
     /* MPI_Comm_create_group too takes groups of endpoints */
     MPI_Group g;
     CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &g));
@@ -157,7 +151,6 @@ static void *endpoint_main(void *p)
     CHECK_OK(MPI_Comm_dup(c, &d));
     int saved = verbose;
     verbose = 0;
-    EXPECT(MPI_Comm_idup(d, &nc, &(MPI_Request){MPI_REQUEST_NULL}), MPI_ERR_COMM);
     EXPECT(MPI_Comm_accept("no-such-port", MPI_INFO_NULL, 0, d, &nc), MPI_ERR_COMM);
     verbose = saved;
     CHECK_OK(MPI_Comm_free(&d));
