@@ -177,6 +177,84 @@ int tide_ep_meet(struct tide_comm *h, void *rec, tide_ep_meeting_work *work, voi
     return m->rc;
 }
 
+/* ---- meetings of some of a process's endpoints, by key ---- */
+
+struct sub_meeting {
+    struct sub_meeting *next;
+    const void *scope; /* the key */
+    int a, b;
+    int expected, arrived, left;
+    bool done;
+    int rc;
+    void **recs;
+};
+
+static struct sub_meeting *sub_meetings;
+
+struct sub_wait {
+    struct sub_meeting *m;
+};
+
+static bool sub_all_arrived(void *arg)
+{
+    struct sub_wait *w = arg;
+    return w->m->arrived == w->m->expected;
+}
+
+static bool sub_done(void *arg)
+{
+    struct sub_wait *w = arg;
+    return w->m->done;
+}
+
+int tide_ep_meet_keyed(const void *scope, int a, int b, int nlocal, int local, void *rec, tide_ep_meeting_work *work,
+                       void *arg)
+{
+    if (nlocal == 1)
+        return work(&rec, 1, arg);
+    struct sub_meeting *m = sub_meetings;
+    while (m && (m->done || m->scope != scope || m->a != a || m->b != b))
+        m = m->next;
+    if (!m) {
+        m = calloc(1, sizeof *m);
+        if (m)
+            m->recs = calloc((size_t)nlocal, sizeof *m->recs);
+        if (!m || !m->recs) {
+            free(m);
+            return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+        }
+        m->scope = scope;
+        m->a = a;
+        m->b = b;
+        m->expected = nlocal;
+        m->next = sub_meetings;
+        sub_meetings = m;
+    }
+    m->recs[local] = rec;
+    m->arrived++;
+    struct sub_wait w = {m};
+    if (local == 0) {
+        tide_progress_until(sub_all_arrived, &w);
+        m->rc = work(m->recs, nlocal, arg);
+        m->done = true;
+        tide_progress_wake();
+    } else {
+        tide_progress_wake(); /* the first may be asleep waiting for us */
+        tide_progress_until(sub_done, &w);
+    }
+    int rc = m->rc;
+    if (++m->left == m->expected) {
+        for (struct sub_meeting **pp = &sub_meetings; *pp; pp = &(*pp)->next)
+            if (*pp == m) {
+                *pp = m->next;
+                break;
+            }
+        free(m->recs);
+        free(m);
+    }
+    return rc;
+}
+
 /* ---- the build ---- */
 
 static int member_cmp(const void *a, const void *b)

@@ -63,6 +63,13 @@ void tide_ep_set_made(struct tide_ep_set *set);
 typedef int tide_ep_meeting_work(void **recs, int n, void *arg);
 int tide_ep_meet(struct tide_comm *h, void *rec, tide_ep_meeting_work *work, void *arg);
 
+/* A meeting of some of a process's endpoints (nlocal of them, this one
+ * being `local`, 0 .. nlocal - 1), named by a key (scope, a, b) the same
+ * at each of them: as tide_ep_meet, the first runs work over every one's
+ * rec once all are here. */
+int tide_ep_meet_keyed(const void *scope, int a, int b, int nlocal, int local, void *rec, tide_ep_meeting_work *work,
+                       void *arg);
+
 /* Internal tags of the agreements endpoints communicators run among
  * processes (k-th of the operation with collective sequence seq), below
  * those of comm_create.h. */

@@ -2,9 +2,9 @@
  * ep_create_group.c: MPI_Comm_create_group of an endpoints communicator
  * (endpoints.h), collective over the group's members only.
  *
- * A process's members of the group meet (a meeting of some of its
- * endpoints, named by the communicator, the tag and the group's first
- * member, so that calls with other tags or disjoint groups meet apart);
+ * A process's members of the group meet (tide_ep_meet_keyed, named by
+ * the communicator, the tag and the group's first member, so that calls
+ * with other tags or disjoint groups meet apart);
  * the first of them agrees, with the first members of the other
  * processes, one context id per endpoint index (index k: the k-th member
  * of a process in the group's order), and makes every new handle of its
@@ -20,90 +20,8 @@
 #include "comm/context.h"
 #include "comm/endpoints.h"
 #include "comm/group.h"
-#include "pt2pt/progress.h"
 
 #include <stdlib.h>
-
-/* ---- meetings of some of a process's endpoints ---- */
-
-struct sub_meeting {
-    struct sub_meeting *next;
-    const struct tide_ep_set *set; /* of the communicator */
-    int tag, first;                /* the call's tag, the group's first member (rank in the communicator) */
-    int expected, arrived, left;
-    bool done;
-    int rc;
-    void **recs;
-};
-
-static struct sub_meeting *sub_meetings;
-
-struct sub_wait {
-    struct sub_meeting *m;
-};
-
-static bool sub_all_arrived(void *arg)
-{
-    struct sub_wait *w = arg;
-    return w->m->arrived == w->m->expected;
-}
-
-static bool sub_done(void *arg)
-{
-    struct sub_wait *w = arg;
-    return w->m->done;
-}
-
-/* The meeting of this process's nlocal members (this one is `local`,
- * 0 .. nlocal - 1): as tide_ep_meet, the first runs work over every
- * member's rec once all are here. */
-static int meet_some(struct tide_comm *h, int tag, int first, int nlocal, int local, void *rec,
-                     tide_ep_meeting_work *work, void *arg)
-{
-    if (nlocal == 1)
-        return work(&rec, 1, arg);
-    struct sub_meeting *m = sub_meetings;
-    while (m && (m->done || m->set != h->ep || m->tag != tag || m->first != first))
-        m = m->next;
-    if (!m) {
-        m = calloc(1, sizeof *m);
-        if (m)
-            m->recs = calloc((size_t)nlocal, sizeof *m->recs);
-        if (!m || !m->recs) {
-            free(m);
-            return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_create_group: out of memory");
-        }
-        m->set = h->ep;
-        m->tag = tag;
-        m->first = first;
-        m->expected = nlocal;
-        m->next = sub_meetings;
-        sub_meetings = m;
-    }
-    m->recs[local] = rec;
-    m->arrived++;
-    struct sub_wait w = {m};
-    if (local == 0) {
-        tide_progress_until(sub_all_arrived, &w);
-        m->rc = work(m->recs, nlocal, arg);
-        m->done = true;
-        tide_progress_wake();
-    } else {
-        tide_progress_wake(); /* the first may be asleep waiting for us */
-        tide_progress_until(sub_done, &w);
-    }
-    int rc = m->rc;
-    if (++m->left == m->expected) {
-        for (struct sub_meeting **pp = &sub_meetings; *pp; pp = &(*pp)->next)
-            if (*pp == m) {
-                *pp = m->next;
-                break;
-            }
-        free(m->recs);
-        free(m);
-    }
-    return rc;
-}
 
 /* ---- the build ---- */
 
@@ -205,7 +123,7 @@ int tide_ep_create_group(struct tide_comm *c, const struct tide_group *g, int ta
     struct cg_build b = {g, tag, local_idx, nids, leaders, nleaders, me_leader};
     struct cg_arrival a = {c, at, NULL};
     int first = tide_group_index_of(c->group, g, 0);
-    rc = meet_some(c, tag, first, nlocal, local_idx[at], &a, cg_work, &b);
+    rc = tide_ep_meet_keyed(c->ep, tag, first, nlocal, local_idx[at], &a, cg_work, &b);
     if (rc != MPI_SUCCESS) {
         if (a.out)
             tide_comm_release(a.out);

@@ -10,7 +10,16 @@
  * offers, the first of them hands the result to the group's leader,
  * which swaps it with the other group's leader (as for any
  * intercommunicator, intercomm.h) and broadcasts the outcome to every
- * endpoint of its group. A process is in one group only.
+ * endpoint of its group.
+ *
+ * A process may have endpoints in both groups (never one endpoint in
+ * both). Its endpoints of the group whose first member is lower count
+ * first: those of the other group take the indices after them, so no two
+ * of its endpoints receive on one id. Only the side counting first
+ * reserves the ids at such a process (the other side offers nothing of
+ * its own in the agreements) and gives back those no endpoint of the
+ * process takes; the merge of such an intercommunicator gathers the
+ * process's endpoints of both groups in one meeting.
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
@@ -42,6 +51,45 @@ static int proc_indices(int n, struct tide_proc *const *procs, int *idx)
     return most;
 }
 
+/* How many of procs are p. */
+static int count_of(int n, struct tide_proc *const *procs, const struct tide_proc *p)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += procs[i] == p;
+    return k;
+}
+
+/* Do the endpoints of the group (procs, serials) count before those of
+ * the other group at a process in both? The same answer at both groups:
+ * the group whose first member is lower. */
+static bool counts_first(struct tide_proc *const *procs, const int *serials, struct tide_proc *const *oprocs,
+                         const int *oserials)
+{
+    int c = tide_proc_cmp(procs[0], oprocs[0]);
+    if (c != 0)
+        return c < 0;
+    return (serials ? serials[0] : 0) < (oserials ? oserials[0] : 0);
+}
+
+/* Each member's id index: its index among its process's members of its
+ * group, after the process's members of the other group (on members)
+ * when this group counts second. Returns the largest index + 1. */
+static int id_indices(int n, struct tide_proc *const *procs, int on, struct tide_proc *const *oprocs, bool second,
+                      int *idx)
+{
+    int most = proc_indices(n, procs, idx);
+    if (!second)
+        return most;
+    most = 0;
+    for (int m = 0; m < n; m++) {
+        idx[m] += count_of(on, oprocs, procs[m]);
+        if (idx[m] + 1 > most)
+            most = idx[m] + 1;
+    }
+    return most;
+}
+
 /* The ranks of c's group that speak for their process (its first), and
  * this process's place among them. */
 static int process_leaders(const struct tide_comm *c, int *leaders, int *me)
@@ -65,7 +113,7 @@ static int process_leaders(const struct tide_comm *c, int *leaders, int *me)
  * over lc; chan is used at the leader only. The processes' first
  * endpoints reserve it. */
 static int agree_one(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, const int *pl, int npl,
-                     int me_pl, uint32_t seq, int k, uint32_t *id)
+                     int me_pl, uint32_t seq, int k, bool reserve, uint32_t *id)
 {
     struct tide_datatype *byte = tide_datatype_get(MPI_BYTE);
     uint32_t ctx = lc->context_id + 1;
@@ -74,7 +122,7 @@ static int agree_one(struct tide_comm *lc, int leader, const struct tide_leader_
     struct tide_ctx_agreement ag;
     if (me_pl >= 0) {
         tide_ctx_reduce_init_sub(&r, lc, npl, me_pl, pl, tag_reduce);
-        tide_ctx_agreement_begin(&ag, tide_ctx_reduce_key(&r), true);
+        tide_ctx_agreement_begin(&ag, tide_ctx_reduce_key(&r), reserve);
     } else {
         tide_ctx_agreement_begin(&ag, 0, false);
     }
@@ -99,8 +147,10 @@ static int agree_one(struct tide_comm *lc, int leader, const struct tide_leader_
     }
 }
 
-/* nids ids, each free at every process of both groups. */
-static int agree_ids(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, int nids, uint32_t *ids)
+/* nids ids, each free at every process of both groups; reserved here
+ * unless reserve is false (the other side of this process does). */
+static int agree_ids(struct tide_comm *lc, int leader, const struct tide_leader_chan *chan, int nids, bool reserve,
+                     uint32_t *ids)
 {
     int *pl = malloc((size_t)lc->size * sizeof *pl);
     if (!pl)
@@ -109,8 +159,8 @@ static int agree_ids(struct tide_comm *lc, int leader, const struct tide_leader_
     uint32_t seq = lc->coll_seq++;
     int rc = MPI_SUCCESS, k;
     for (k = 0; k < nids && rc == MPI_SUCCESS; k++)
-        rc = agree_one(lc, leader, chan, pl, npl, me_pl, seq, k, &ids[k]);
-    if (rc != MPI_SUCCESS && me_pl >= 0)
+        rc = agree_one(lc, leader, chan, pl, npl, me_pl, seq, k, reserve, &ids[k]);
+    if (rc != MPI_SUCCESS && me_pl >= 0 && reserve)
         for (int i = 0; i < k - 1; i++)
             tide_context_release(ids[i]);
     free(pl);
@@ -132,15 +182,25 @@ struct inter_build {
     const int *rserials;
     const uint32_t *ids;
     int nids;
-    const int *lidx, *ridx;
+    const int *lidx, *ridx; /* id indices */
+    const int *lpos;        /* each local member's place among its process's members of the group */
+    bool reserve;           /* this side reserved the ids here */
+    int own;                /* this process's members of both groups */
 };
 
 static int inter_work(void **recs, int nrecs, void *arg)
 {
     struct inter_build *b = arg;
-    struct tide_ep_set *set = tide_ep_set_make(b->rn, nrecs, b->ids, b->nids, b->ridx);
-    if (!set)
+    for (int k = b->own; b->reserve && k < b->nids; k++)
+        tide_context_release(b->ids[k]);
+    struct tide_ep_set *set = tide_ep_set_new(b->rn, nrecs);
+    if (!set) {
+        for (int i = 0; b->reserve && i < nrecs; i++)
+            tide_context_release(b->ids[b->lidx[((struct inter_arrival *)recs[i])->h->rank]]);
         return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
+    }
+    for (int r = 0; r < b->rn; r++)
+        set->ctx_of_rank[r] = b->ids[b->ridx[r]];
     int rc = MPI_SUCCESS;
     for (int i = 0; i < nrecs; i++) {
         struct inter_arrival *a = recs[i];
@@ -162,7 +222,7 @@ static int inter_work(void **recs, int nrecs, void *arg)
             rc = tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory for a new intercommunicator");
             continue;
         }
-        tide_ep_set_join(set, nc, b->lidx[h->rank]);
+        tide_ep_set_join(set, nc, b->lpos[h->rank]);
         a->out = nc;
     }
     tide_ep_set_made(set);
@@ -174,29 +234,34 @@ int tide_ep_intercomm_finish(struct tide_comm *lc, int leader, const struct tide
                              struct tide_comm **out)
 {
     *out = NULL;
-    int *lidx = malloc((size_t)lc->size * sizeof *lidx);
+    int *lidx = malloc((size_t)lc->size * sizeof *lidx), *lpos = malloc((size_t)lc->size * sizeof *lpos);
     int *ridx = malloc((size_t)(rn ? rn : 1) * sizeof *ridx);
     uint32_t *ids = NULL;
     int rc = MPI_SUCCESS;
-    if (!lidx || !ridx) {
+    if (!lidx || !lpos || !ridx) {
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
         goto out;
     }
-    int nl = proc_indices(lc->size, lc->group->procs, lidx), nr = proc_indices(rn, rp, ridx);
-    int nids = nl > nr ? nl : nr;
+    bool lfirst = counts_first(lc->group->procs, lc->group->ep, rp, rserials);
+    int nl = id_indices(lc->size, lc->group->procs, rn, rp, !lfirst, lidx);
+    int nr = id_indices(rn, rp, lc->size, lc->group->procs, lfirst, ridx);
+    proc_indices(lc->size, lc->group->procs, lpos);
+    int nids = nl > nr ? nl : nr, in_remote = count_of(rn, rp, tide.me);
+    bool reserve = lfirst || in_remote == 0;
+    int own = count_of(lc->size, lc->group->procs, tide.me) + in_remote;
     ids = malloc((size_t)nids * sizeof *ids);
     struct tide_comm *nlc = NULL;
     rc = lc->ep ? tide_ep_split(lc, 0, 0, &nlc) : tide_comm_dup_plain(lc, true, &nlc);
     if (rc == MPI_SUCCESS && !ids)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (rc == MPI_SUCCESS)
-        rc = agree_ids(lc, leader, chan, nids, ids);
+        rc = agree_ids(lc, leader, chan, nids, reserve, ids);
     if (rc != MPI_SUCCESS) {
         if (nlc)
             tide_comm_release(nlc);
         goto out;
     }
-    struct inter_build b = {lc, rn, rp, rserials, ids, nids, lidx, ridx};
+    struct inter_build b = {lc, rn, rp, rserials, ids, nids, lidx, ridx, lpos, reserve, own};
     struct inter_arrival a = {lc, nlc, NULL};
     rc = tide_ep_meet(lc, &a, inter_work, &b);
     if (a.nlc) /* not handed over */
@@ -209,6 +274,7 @@ int tide_ep_intercomm_finish(struct tide_comm *lc, int leader, const struct tide
     *out = a.out;
 out:
     free(lidx);
+    free(lpos);
     free(ridx);
     free(ids);
     return rc;
@@ -218,27 +284,39 @@ out:
 
 struct merge_arrival {
     struct tide_comm *c; /* its handle of the intercommunicator */
+    int m;               /* its place in the union */
     struct tide_comm *out;
 };
 
 struct merge_build {
     int n;
     struct tide_proc **procs;
-    int *serials, *idx, *where; /* where: each local rank's place in the union */
+    int *serials, *idx;
     const uint32_t *ids;
     int nids;
+    bool reserve; /* this side reserved the ids here */
 };
+
+/* One meeting of the process's endpoints of the union (of both groups
+ * when it has endpoints in both: the first side's work, which reserved
+ * the ids, runs it). */
+static char merge_scope;
 
 static int merge_work(void **recs, int nrecs, void *arg)
 {
     struct merge_build *b = arg;
-    struct tide_ep_set *set = tide_ep_set_make(b->n, nrecs, b->ids, b->nids, b->idx);
+    struct tide_ep_set *set = NULL;
+    if (b->reserve)
+        set = tide_ep_set_make(b->n, nrecs, b->ids, b->nids, b->idx);
+    else if ((set = tide_ep_set_new(b->n, nrecs)))
+        for (int m = 0; m < b->n; m++)
+            set->ctx_of_rank[m] = b->ids[b->idx[m]];
     if (!set)
         return tide_err(MPI_ERR_NO_MEM, "endpoints: out of memory");
     int rc = MPI_SUCCESS;
     for (int i = 0; i < nrecs; i++) {
         struct merge_arrival *a = recs[i];
-        int m = b->where[a->c->rank];
+        int m = a->m;
         uint32_t id = b->ids[b->idx[m]];
         struct tide_group *g = tide_group_new_ep(b->n, b->procs, b->serials, m);
         struct tide_comm *nc = g ? tide_comm_derive(a->c, g, NULL, id, NULL) : NULL;
@@ -267,10 +345,9 @@ int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *
     b.procs = malloc((size_t)n * sizeof *b.procs);
     b.serials = malloc((size_t)n * sizeof *b.serials);
     b.idx = malloc((size_t)n * sizeof *b.idx);
-    b.where = malloc((size_t)c->size * sizeof *b.where);
     uint32_t *ids = NULL;
     int rc = MPI_SUCCESS;
-    if (!b.procs || !b.serials || !b.idx || !b.where) {
+    if (!b.procs || !b.serials || !b.idx) {
         rc = tide_err(MPI_ERR_NO_MEM, "MPI_Intercomm_merge: out of memory");
         goto out;
     }
@@ -280,20 +357,26 @@ int tide_ep_intercomm_merge(struct tide_comm *c, const struct tide_leader_chan *
         b.procs[m] = g->procs[i];
         b.serials[m] = g->ep ? g->ep[i] : 0;
     }
-    for (int r = 0; r < c->size; r++)
-        b.where[r] = base + r;
     b.nids = proc_indices(n, b.procs, b.idx);
+    /* a process with endpoints in both groups: the union's first group
+     * reserves its ids */
+    bool in_both = count_of(c->remote_size, c->remote_group->procs, tide.me) > 0;
+    b.reserve = !in_both || local_first;
     ids = malloc((size_t)b.nids * sizeof *ids);
     if (!ids) {
         rc = tide_err(MPI_ERR_NO_MEM, "MPI_Intercomm_merge: out of memory");
         goto out;
     }
-    rc = agree_ids(c->local_comm, 0, chan, b.nids, ids);
+    rc = agree_ids(c->local_comm, 0, chan, b.nids, b.reserve, ids);
     if (rc != MPI_SUCCESS)
         goto out;
     b.ids = ids;
-    struct merge_arrival a = {c, NULL};
-    rc = tide_ep_meet(c, &a, merge_work, &b);
+    struct merge_arrival a = {c, base + c->rank, NULL};
+    if (in_both) /* named by the first id, the same at both groups */
+        rc = tide_ep_meet_keyed(&merge_scope, (int)ids[0], 0, count_of(n, b.procs, tide.me), b.idx[a.m], &a,
+                                merge_work, &b);
+    else
+        rc = tide_ep_meet(c, &a, merge_work, &b);
     if (rc != MPI_SUCCESS) {
         if (a.out)
             tide_comm_release(a.out);
@@ -304,7 +387,6 @@ out:
     free(b.procs);
     free(b.serials);
     free(b.idx);
-    free(b.where);
     free(ids);
     return rc;
 }
@@ -328,8 +410,23 @@ struct split_build {
     const int *theirs; /* (color, key) of each remote rank */
     const uint32_t *ids;
     int nids;
-    const int *lidx, *ridx; /* each rank's index among its process's members: local, remote group */
+    const int *lidx, *ridx; /* each rank's id index: local, remote group */
+    const int *all;         /* (color, key) of each local rank */
+    bool reserve;           /* this side reserved the ids here */
 };
+
+/* Will remote rank r get a new intercommunicator (a color that some
+ * local rank has too)? */
+static bool remote_gets_one(const struct split_build *b, int r)
+{
+    int color = b->theirs[2 * r];
+    if (color == MPI_UNDEFINED)
+        return false;
+    for (int l = 0; l < b->c->size; l++)
+        if (b->all[2 * l] == color)
+            return true;
+    return false;
+}
 
 struct keyed_rank {
     int key, rank;
@@ -432,7 +529,13 @@ static int split_work(void **recs, int nrecs, void *arg)
         tide_group_release(rg);
         free(ctx);
     }
-    for (int k = 0; k < b->nids; k++)
+    /* the ids this process's endpoints in the other group take too (their
+     * side reserved none) */
+    const struct tide_group *rgroup = b->c->remote_group;
+    for (int r = 0; used && b->reserve && r < rgroup->size; r++)
+        if (rgroup->procs[r] == tide.me && remote_gets_one(b, r))
+            used[b->ridx[r]] = true;
+    for (int k = 0; b->reserve && k < b->nids; k++)
         if (!used || !used[k])
             tide_context_release(b->ids[k]);
     free(used);
@@ -468,17 +571,22 @@ int tide_ep_intercomm_split(struct tide_comm *c, int color, int key, struct tide
     tide_group_release(g);
     if (rc == MPI_SUCCESS)
         rc = rc2;
-    int nl = proc_indices(n, c->group->procs, lidx), nr = proc_indices(rn, c->remote_group->procs, ridx);
+    const struct tide_group *lg = c->group, *rg = c->remote_group;
+    bool lfirst = counts_first(lg->procs, lg->ep, rg->procs, rg->ep);
+    int nl = id_indices(n, lg->procs, rn, rg->procs, !lfirst, lidx);
+    int nr = id_indices(rn, rg->procs, n, lg->procs, lfirst, ridx);
     int nids = nl > nr ? nl : nr;
+    bool reserve = lfirst || count_of(rn, rg->procs, tide.me) == 0;
     ids = malloc((size_t)nids * sizeof *ids);
-    rc2 = ids ? agree_ids(lc, 0, &ch, nids, ids) : tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+    rc2 = ids ? agree_ids(lc, 0, &ch, nids, reserve, ids)
+              : tide_err(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
     if (rc2 != MPI_SUCCESS) {
         if (nlc)
             tide_comm_release(nlc);
         rc = rc == MPI_SUCCESS ? rc2 : rc;
         goto out;
     }
-    struct split_build b = {c, theirs, ids, nids, lidx, ridx};
+    struct split_build b = {c, theirs, ids, nids, lidx, ridx, all, reserve};
     struct split_arrival a = {c, rc == MPI_SUCCESS ? nlc : NULL, color, NULL};
     if (rc != MPI_SUCCESS && nlc)
         tide_comm_release(nlc);

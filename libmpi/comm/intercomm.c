@@ -301,25 +301,40 @@ int tide_intercomm_build(struct tide_comm *lc, int leader, const struct tide_lea
                 len += tlen;
             }
         }
-        free(theirs_ep);
         free(mine);
         if (code == MPI_SUCCESS) {
-            /* the groups must not overlap */
+            /* the groups must not overlap; a process may have endpoints
+             * in both when both are groups of endpoints (never one
+             * endpoint in both) */
             int rn;
             struct tide_proc **rp;
-            int cls = tide_procs_decode(list, len, &rn, &rp);
+            int cls = tide_procs_decode(list, o.a, &rn, &rp);
             if (cls != MPI_SUCCESS) {
                 code = tide_err(cls, "%s: unreadable member list from the other group's leader", fn);
             } else {
                 struct tide_proc *both = common_proc(lc->size, lc->group->procs, rn, rp);
-                if (both)
+                const int *rs = tlen == (size_t)rn * sizeof(int) ? theirs_ep : NULL;
+                if (both && lc->group->ep && rs) {
+                    both = NULL;
+                    for (int i = 0; i < lc->size && !both; i++)
+                        for (int j = 0; j < rn && !both; j++)
+                            if (lc->group->procs[i] == rp[j] && lc->group->ep[i] == rs[j])
+                                both = rp[j];
+                    if (both)
+                        code = tide_err(MPI_ERR_ARG,
+                                        "%s: the local and remote groups overlap: an endpoint of process %s:%u "
+                                        "is in both (arguments local_comm, peer_comm and remote_leader)",
+                                        fn, both->nspace, both->rank);
+                } else if (both) {
                     code = tide_err(MPI_ERR_ARG,
                                     "%s: the local and remote groups overlap: process %s:%u is in both "
                                     "(arguments local_comm, peer_comm and remote_leader)",
                                     fn, both->nspace, both->rank);
+                }
                 free(rp);
             }
         }
+        free(theirs_ep);
         if (code != MPI_SUCCESS) {
             free(list);
             list = NULL;

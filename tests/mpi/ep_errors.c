@@ -9,7 +9,7 @@
  * (MPIX_Comm_shrink, _agree, _iagree, _revoke, _failure_ack,
  * _ack_failed); groups of endpoints given to MPI_Comm_create_from_group
  * and MPI_Intercomm_create_from_groups are MPI_ERR_GROUP;
- * MPI_Intercomm_create whose groups share a process is MPI_ERR_ARG,
+ * MPI_Intercomm_create whose groups share an endpoint is MPI_ERR_ARG,
  * MPI_Comm_create and MPI_Comm_create_group with a group of processes
  * MPI_ERR_GROUP; afterwards the communicator still works. Each error's
  * MPI_Error_string is printed.
@@ -92,7 +92,7 @@ static void refused(MPI_Comm c)
     EXPECT(MPI_Comm_spawn_multiple(1, cmds, argvs, maxprocs, infos, 0, c, &nc, codes), MPI_ERR_COMM);
     EXPECT(MPI_Comm_connect("no-such-port", MPI_INFO_NULL, 0, c, &nc), MPI_ERR_COMM);
     EXPECT(MPI_Comm_accept("no-such-port", MPI_INFO_NULL, 0, c, &nc), MPI_ERR_COMM);
-    /* groups of endpoints that share a process with the other group */
+    /* groups that share endpoints (the same group on both sides) */
     EXPECT(MPI_Intercomm_create(c, 0, MPI_COMM_WORLD, 0, 9, &nc), MPI_ERR_ARG);
     /* MPI_Comm_create takes groups of endpoints, not of processes */
     MPI_Group wg;

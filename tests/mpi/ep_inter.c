@@ -4,7 +4,10 @@
  * endpoints each, B's T + 1 (mode "both"), or B is a group of processes
  * (mode "one": one rank per process), or both groups are splits of one
  * endpoints communicator that is also the peer communicator (mode
- * "peer"). MPI_Intercomm_create from every member, then: sizes and
+ * "peer"), or every process has endpoints in both groups, its even ones
+ * in A and its odd ones in B (mode "overlap", which the note allows: an
+ * endpoint is in one group only, its process may be in both).
+ * MPI_Intercomm_create from every member, then: sizes and
  * ranks, messages between every pair of members across the groups
  * (MPI_ANY_SOURCE receives included), the intercommunicator collectives
  * (MPI_Barrier, MPI_Bcast and MPI_Reduce with MPI_ROOT, MPI_Allreduce,
@@ -15,7 +18,8 @@
  * member), each checked by its sizes, ranks, a message between every pair
  * and a reduction, and MPI_Intercomm_merge (B high): an intracommunicator
  * of A's members then B's, used for messages and collectives.
- * Usage: ep_inter [both|one|peer] [T]   (at least 2 processes)
+ * Usage: ep_inter [both|one|peer|overlap] [T]   (at least 2 processes but
+ * for overlap, T >= 2 there)
  */
 #include "ep_testutil.h"
 
@@ -300,9 +304,10 @@ int main(int argc, char **argv)
     ep_init(&argc, &argv, &wrank, &wsize);
     mode = argc > 1 ? argv[1] : "both";
     int t = argc > 2 ? atoi(argv[2]) : 2;
-    CHECK(wsize >= 2, "needs at least 2 processes");
     CHECK(t >= 1 && t + 1 <= MAX_EP, "bad endpoint count %d", t);
     int one = strcmp(mode, "one") == 0, peer_ep = strcmp(mode, "peer") == 0;
+    int overlap = strcmp(mode, "overlap") == 0;
+    CHECK(wsize >= 2 || overlap, "needs at least 2 processes");
     int in_b = wrank % 2;
     int procs_a = (wsize + 1) / 2, procs_b = wsize / 2;
     t_a = t;
@@ -311,14 +316,26 @@ int main(int argc, char **argv)
     n_b = procs_b * t_b;
     int mine = in_b ? t_b : t_a;
     int my_index = wrank / 2; /* this process's place in its group */
+    if (overlap) {
+        /* every process in both groups: its even endpoints in A, its odd
+         * ones in B */
+        CHECK(t >= 2, "overlap needs 2 endpoints or more per process");
+        t_a = (t + 1) / 2;
+        t_b = t / 2;
+        n_a = wsize * t_a;
+        n_b = wsize * t_b;
+        mine = t;
+        peer_ep = 1;
+    }
     CHECK(n_a <= NMAX && n_b <= NMAX, "too many endpoints");
 
     struct member mem[MAX_EP];
     MPI_Comm half, local[MAX_EP], peers[MAX_EP];
     CHECK_OK(MPI_Comm_split(MPI_COMM_WORLD, in_b, wrank, &half));
     if (peer_ep) {
-        /* one endpoints communicator over all, split by process parity;
-         * the leaders are world ranks 0 and 1's first endpoints */
+        /* one endpoints communicator over all, split by process parity
+         * (overlap: by endpoint parity); the leaders are world ranks 0
+         * and 1's first endpoints (overlap: process 0's first two) */
         CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, peers));
     } else if (one && in_b) {
         local[0] = half;
@@ -328,7 +345,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < mine; i++) {
         mem[i].in_b = in_b;
         mem[i].lrank = my_index * mine + i;
-        if (peer_ep) {
+        if (overlap) {
+            mem[i].in_b = i % 2;
+            mem[i].lrank = wrank * (i % 2 ? t_b : t_a) + i / 2;
+            mem[i].peer = peers[i];
+            mem[i].local = MPI_COMM_NULL;
+            mem[i].remote_leader = i % 2 ? 0 : 1; /* process 0's endpoints 0 (A) and 1 (B) */
+        } else if (peer_ep) {
             mem[i].peer = peers[i];
             mem[i].local = MPI_COMM_NULL;
             mem[i].remote_leader = in_b ? 0 : t_a; /* world rank 1 follows rank 0's t_a endpoints */

@@ -84,6 +84,12 @@ tcase ep.inter.both.4 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 4 $TB/ep_inter bo
 tcase ep.inter.one.3 -t 30 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter one 3
 tcase ep.inter.peer.3 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter peer 2
 tcase ep.inter.tcp.both.3 -t 40 -out "ep_inter: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/ep_inter both 2
+# every process with endpoints in both groups (the note allows it)
+tcase ep.inter.overlap.1 -t 30 -out "ep_inter: ok" -- $MPIEXEC -n 1 $TB/ep_inter overlap 4
+tcase ep.inter.overlap.2 -t 40 -out "ep_inter: ok" -- $MPIEXEC -n 2 $TB/ep_inter overlap 3
+tcase ep.inter.overlap.3 -t 60 -out "ep_inter: ok" -- $MPIEXEC -n 3 $TB/ep_inter overlap 4
+tcase ep.inter.overlap.tcp.2 -t 40 -out "ep_inter: ok" -- env TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 2 $TB/ep_inter overlap 2
+tcase ep.inter.overlap.sleepy.2 -t 40 -out "ep_inter: ok" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 $MPIEXEC -n 2 $TB/ep_inter overlap 3
 
 # one-sided communication on endpoints: windows of every kind over an
 # endpoints communicator, every synchronization, between endpoints of one
