@@ -256,6 +256,28 @@ static struct ep_idup *ep_idup_of(struct tide_comm *c, uint32_t seq)
     return e;
 }
 
+/* A round of reduction d->ra for agreement d->ag (A, or an endpoint
+ * index's): 0 while it runs, 1 when the id is agreed (*id), 2 when
+ * another round must run, -1 on error (*rc). */
+static int round_a(struct idup *d, uint32_t *id, int *rc)
+{
+    int t = tide_ctx_reduce_test(&d->ra);
+    if (t == 0)
+        return 0;
+    if (t < 0) {
+        *rc = d->ra.err;
+        return -1;
+    }
+    uint32_t floor_word;
+    int k = tide_ctx_agreement_outcome(&d->ag, &d->ra.acc, id, &floor_word);
+    k = tide_ctx_agreement_next(&d->ag, k, *id, floor_word);
+    if (k == TIDE_CTX_EXHAUSTED) {
+        *rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
+        return -1;
+    }
+    return k == TIDE_CTX_DONE ? 1 : 2;
+}
+
 /* Advance; true when the operation is over (d->req->error says how). */
 static bool advance(struct idup *d)
 {
@@ -263,25 +285,19 @@ static bool advance(struct idup *d)
     for (;;) {
         switch (d->phase) {
         case PH_A_START:
+        case PH_EP_START:
             tide_ctx_agreement_offer(&d->ag, &d->offer);
             tide_ctx_reduce_start(&d->ra, &d->offer);
-            d->phase = PH_A_RUN;
+            d->phase = d->phase == PH_A_START ? PH_A_RUN : PH_EP_RUN;
             break;
         case PH_A_RUN: {
-            if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
-                return false;
-            if (t < 0) {
-                rc = d->ra.err;
+            uint32_t id;
+            if ((t = round_a(d, &id, &rc)) <= 0) {
+                if (t == 0)
+                    return false;
                 goto fail;
             }
-            uint32_t id, floor_word;
-            int k = tide_ctx_agreement_outcome(&d->ag, &d->ra.acc, &id, &floor_word);
-            k = tide_ctx_agreement_next(&d->ag, k, id, floor_word);
-            if (k == TIDE_CTX_EXHAUSTED) {
-                rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
-                goto fail;
-            }
-            if (k != TIDE_CTX_DONE) {
+            if (t == 2) {
                 d->phase = PH_A_START;
                 break;
             }
@@ -368,26 +384,14 @@ static bool advance(struct idup *d)
             d->id_b = d->dec.id;
             d->phase = PH_FINISH;
             break;
-        case PH_EP_START:
-            tide_ctx_agreement_offer(&d->ag, &d->offer);
-            tide_ctx_reduce_start(&d->ra, &d->offer);
-            d->phase = PH_EP_RUN;
-            break;
         case PH_EP_RUN: {
-            if ((t = tide_ctx_reduce_test(&d->ra)) == 0)
-                return false;
-            if (t < 0) {
-                rc = d->ra.err;
+            uint32_t id;
+            if ((t = round_a(d, &id, &rc)) <= 0) {
+                if (t == 0)
+                    return false;
                 goto fail;
             }
-            uint32_t id, floor_word;
-            int k = tide_ctx_agreement_outcome(&d->ag, &d->ra.acc, &id, &floor_word);
-            k = tide_ctx_agreement_next(&d->ag, k, id, floor_word);
-            if (k == TIDE_CTX_EXHAUSTED) {
-                rc = tide_err(MPI_ERR_INTERN, "MPI_Comm_idup: no context id is free at every member");
-                goto fail;
-            }
-            if (k != TIDE_CTX_DONE) {
+            if (t == 2) {
                 d->phase = PH_EP_START;
                 break;
             }

@@ -13,33 +13,26 @@
  */
 #include "ep_testutil.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
-#define MAX_EP 8
 #define NMAX 64
 #define B 64 /* ints per rank's block */
 
 static char path[256];
 
-struct ep_arg {
-    MPI_Comm c;
-    int rank, size;
-};
-
 static void *endpoint_main(void *p)
 {
-    struct ep_arg *a = p;
+    struct ep_thread_arg *a = p;
     int me, n;
-    ep_expect(a->c, a->rank, a->size, &me, &n);
+    ep_expect(a->comm, a->rank, a->size, &me, &n);
     CHECK(n <= NMAX, "too many endpoints");
     MPI_File fh;
-    CHECK_OK(MPI_File_open(a->c, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+    CHECK_OK(MPI_File_open(a->comm, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
                            &fh));
     MPI_Group fg, cg;
     int cmp = -1;
     CHECK_OK(MPI_File_get_group(fh, &fg));
-    CHECK_OK(MPI_Comm_group(a->c, &cg));
+    CHECK_OK(MPI_Comm_group(a->comm, &cg));
     CHECK_OK(MPI_Group_compare(fg, cg, &cmp));
     CHECK(cmp == MPI_IDENT, "the file's group compares %d to the communicator's", cmp);
     CHECK_OK(MPI_Group_free(&fg));
@@ -51,7 +44,7 @@ static void *endpoint_main(void *p)
         buf[i] = me * 1000 + i;
     CHECK_OK(MPI_File_write_at(fh, (MPI_Offset)me * B * (int)sizeof(int), buf, B, MPI_INT, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_File_sync(fh));
-    CHECK_OK(MPI_Barrier(a->c));
+    CHECK_OK(MPI_Barrier(a->comm));
     CHECK_OK(MPI_File_sync(fh));
     int next = (me + 1) % n, prev = (me + n - 1) % n;
     CHECK_OK(MPI_File_read_at(fh, (MPI_Offset)next * B * (int)sizeof(int), in, B, MPI_INT, MPI_STATUS_IGNORE));
@@ -65,7 +58,7 @@ static void *endpoint_main(void *p)
         buf[i] = 7000000 + me * 1000 + i;
     CHECK_OK(MPI_File_write_at_all(fh, (MPI_Offset)me * B, buf, B, MPI_INT, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_File_sync(fh));
-    CHECK_OK(MPI_Barrier(a->c));
+    CHECK_OK(MPI_Barrier(a->comm));
     CHECK_OK(MPI_File_sync(fh));
     CHECK_OK(MPI_File_read_at_all(fh, (MPI_Offset)prev * B, in, B, MPI_INT, MPI_STATUS_IGNORE));
     for (int i = 0; i < B; i++)
@@ -76,7 +69,7 @@ static void *endpoint_main(void *p)
     CHECK_OK(MPI_File_set_view(fh, 2 * region, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     CHECK_OK(MPI_File_write_shared(fh, &me, 1, MPI_INT, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_File_sync(fh));
-    CHECK_OK(MPI_Barrier(a->c));
+    CHECK_OK(MPI_Barrier(a->comm));
     CHECK_OK(MPI_File_sync(fh));
     int all[NMAX], seen[NMAX] = {0};
     CHECK_OK(MPI_File_read_at(fh, 0, all, n, MPI_INT, MPI_STATUS_IGNORE));
@@ -90,13 +83,13 @@ static void *endpoint_main(void *p)
     int rec = 100 + me;
     CHECK_OK(MPI_File_write_ordered(fh, &rec, 1, MPI_INT, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_File_sync(fh));
-    CHECK_OK(MPI_Barrier(a->c));
+    CHECK_OK(MPI_Barrier(a->comm));
     CHECK_OK(MPI_File_sync(fh));
     CHECK_OK(MPI_File_read_at(fh, 0, all, n, MPI_INT, MPI_STATUS_IGNORE));
     for (int i = 0; i < n; i++)
         CHECK(all[i] == 100 + i, "ordered: record %d is %d", i, all[i]);
     CHECK_OK(MPI_File_close(&fh));
-    CHECK_OK(MPI_Comm_free(&a->c));
+    CHECK_OK(MPI_Comm_free(&a->comm));
     return NULL;
 }
 
@@ -105,23 +98,10 @@ int main(int argc, char **argv)
     int wrank, wsize;
     ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
-    int total, first;
-    int mine = ep_layout(rule, wrank, wsize, &first, &total);
-    CHECK(mine >= 0 && mine <= MAX_EP, "bad endpoint count %d", mine);
     if (wrank == 0)
         snprintf(path, sizeof path, "/tmp/ep_io.%d", (int)getpid());
     CHECK_OK(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD));
-    MPI_Comm hs[MAX_EP];
-    CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, hs));
-    pthread_t th[MAX_EP];
-    struct ep_arg args[MAX_EP];
-    for (int i = 0; i < mine; i++) {
-        args[i] = (struct ep_arg){hs[i], first + i, total};
-        CHECK(pthread_create(&th[i], NULL, endpoint_main, &args[i]) == 0, "pthread_create");
-    }
-    for (int i = 0; i < mine; i++)
-        pthread_join(th[i], NULL);
-    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
     if (wrank == 0)
         printf("ep_io: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
     MPI_Finalize();

@@ -20,17 +20,9 @@
  */
 #include "ep_testutil.h"
 
-#include <pthread.h>
-
-#define MAX_EP 8
 #define NMAX 64
 
 static int with_shared = 1;
-
-struct ep_arg {
-    MPI_Comm c;
-    int rank, size;
-};
 
 /* slots: 0..n-1 the puts, n the accumulate, n+1 the gets' target value,
  * n+2 and n+3 the counters */
@@ -120,32 +112,32 @@ static void check_window(MPI_Win win, int *mem, MPI_Comm c, int me, int n, const
 
 static void *endpoint_main(void *p)
 {
-    struct ep_arg *a = p;
+    struct ep_thread_arg *a = p;
     int me, n;
-    ep_expect(a->c, a->rank, a->size, &me, &n);
+    ep_expect(a->comm, a->rank, a->size, &me, &n);
     CHECK(n <= NMAX, "too many endpoints");
     size_t bytes = (size_t)slots(n) * sizeof(int);
 
     int *mem = malloc(bytes);
     MPI_Win win;
-    CHECK_OK(MPI_Win_create(mem, (MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->c, &win));
-    check_window(win, mem, a->c, me, n, "MPI_Win_create");
+    CHECK_OK(MPI_Win_create(mem, (MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->comm, &win));
+    check_window(win, mem, a->comm, me, n, "MPI_Win_create");
     CHECK_OK(MPI_Win_free(&win));
     free(mem);
 
     int *amem = NULL;
-    CHECK_OK(MPI_Win_allocate((MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->c, &amem, &win));
-    check_window(win, amem, a->c, me, n, "MPI_Win_allocate");
+    CHECK_OK(MPI_Win_allocate((MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->comm, &amem, &win));
+    check_window(win, amem, a->comm, me, n, "MPI_Win_allocate");
     CHECK_OK(MPI_Win_free(&win));
 
     /* a dynamic window: each rank attaches a buffer of its own, the
      * others write at its address */
     int dyn[2] = {-1, -1};
     MPI_Aint mine_at, *at = malloc((size_t)n * sizeof *at);
-    CHECK_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, a->c, &win));
+    CHECK_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, a->comm, &win));
     CHECK_OK(MPI_Win_attach(win, dyn, sizeof dyn));
     CHECK_OK(MPI_Get_address(dyn, &mine_at));
-    CHECK_OK(MPI_Allgather(&mine_at, 1, MPI_AINT, at, 1, MPI_AINT, a->c));
+    CHECK_OK(MPI_Allgather(&mine_at, 1, MPI_AINT, at, 1, MPI_AINT, a->comm));
     CHECK_OK(MPI_Win_fence(0, win));
     int nx = (me + 1) % n, pv = (me + n - 1) % n;
     CHECK_OK(MPI_Put(&me, 1, MPI_INT, nx, at[nx], 1, MPI_INT, win));
@@ -156,12 +148,12 @@ static void *endpoint_main(void *p)
     free(at);
 
     if (!with_shared) {
-        CHECK_OK(MPI_Comm_free(&a->c));
+        CHECK_OK(MPI_Comm_free(&a->comm));
         return NULL;
     }
     int *smem = NULL;
-    CHECK_OK(MPI_Win_allocate_shared((MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->c, &smem, &win));
-    check_window(win, smem, a->c, me, n, "MPI_Win_allocate_shared");
+    CHECK_OK(MPI_Win_allocate_shared((MPI_Aint)bytes, sizeof(int), MPI_INFO_NULL, a->comm, &smem, &win));
+    check_window(win, smem, a->comm, me, n, "MPI_Win_allocate_shared");
     /* the next rank's memory, by load */
     MPI_Aint qsize = 0;
     int qunit = 0, *qbase = NULL;
@@ -174,7 +166,7 @@ static void *endpoint_main(void *p)
     CHECK(qbase[next] == next, "shared window: rank %d's slot %d read as %d", next, next, qbase[next]);
     CHECK_OK(MPI_Win_unlock_all(win));
     CHECK_OK(MPI_Win_free(&win));
-    CHECK_OK(MPI_Comm_free(&a->c));
+    CHECK_OK(MPI_Comm_free(&a->comm));
     return NULL;
 }
 
@@ -184,20 +176,7 @@ int main(int argc, char **argv)
     ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
     with_shared = !(argc > 2 && strcmp(argv[2], "noshared") == 0);
-    int total, first;
-    int mine = ep_layout(rule, wrank, wsize, &first, &total);
-    CHECK(mine >= 0 && mine <= MAX_EP, "bad endpoint count %d", mine);
-    MPI_Comm hs[MAX_EP];
-    CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, hs));
-    pthread_t th[MAX_EP];
-    struct ep_arg args[MAX_EP];
-    for (int i = 0; i < mine; i++) {
-        args[i] = (struct ep_arg){hs[i], first + i, total};
-        CHECK(pthread_create(&th[i], NULL, endpoint_main, &args[i]) == 0, "pthread_create");
-    }
-    for (int i = 0; i < mine; i++)
-        pthread_join(th[i], NULL);
-    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
     if (wrank == 0)
         printf("ep_rma: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
     MPI_Finalize();

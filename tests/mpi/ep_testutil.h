@@ -1,7 +1,8 @@
 /*
  * ep_testutil.h: what the endpoints tests (ep_*.c) share: starting MPI
  * with MPI_THREAD_MULTIPLE, how many endpoints each process asks for
- * under a test's rule, and the check of an endpoint's rank and size.
+ * under a test's rule, running a thread per endpoint, and the check of
+ * an endpoint's rank and size.
  */
 #ifndef TIDE_EP_TESTUTIL_H
 #define TIDE_EP_TESTUTIL_H
@@ -9,6 +10,7 @@
 #include "testutil.h"
 
 #include <mpi-ext.h>
+#include <pthread.h>
 
 /* MPI_Init_thread with MPI_THREAD_MULTIPLE (which must be provided), and
  * this process's rank and size in MPI_COMM_WORLD. */
@@ -44,6 +46,37 @@ static inline int ep_layout(const char *rule, int wrank, int wsize, int *first, 
         *total += ep_count_for(rule, r);
     }
     return ep_count_for(rule, wrank);
+}
+
+/* What ep_run_threads gives the thread of each endpoint. */
+struct ep_thread_arg {
+    MPI_Comm comm;  /* its handle of the endpoints communicator */
+    int rank, size; /* its expected rank there, and the size */
+};
+
+#define EP_MAX_THREADS 16
+
+/* Make the endpoints communicator over MPI_COMM_WORLD that rule asks for
+ * (ep_layout), run fn in one thread per endpoint of this process, each
+ * with its struct ep_thread_arg, join them and meet at a barrier of
+ * MPI_COMM_WORLD. Returns the number of endpoints of all processes. */
+static inline int ep_run_threads(const char *rule, int wrank, int wsize, void *(*fn)(void *))
+{
+    int total, first;
+    int mine = ep_layout(rule, wrank, wsize, &first, &total);
+    CHECK(mine >= 0 && mine <= EP_MAX_THREADS, "bad endpoint count %d", mine);
+    MPI_Comm hs[EP_MAX_THREADS];
+    CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, hs));
+    pthread_t th[EP_MAX_THREADS];
+    struct ep_thread_arg args[EP_MAX_THREADS];
+    for (int i = 0; i < mine; i++) {
+        args[i] = (struct ep_thread_arg){hs[i], first + i, total};
+        CHECK(pthread_create(&th[i], NULL, fn, &args[i]) == 0, "pthread_create");
+    }
+    for (int i = 0; i < mine; i++)
+        pthread_join(th[i], NULL);
+    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    return total;
 }
 
 /* c's rank and size (into *me and *n) are the expected ones. */

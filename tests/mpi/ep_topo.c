@@ -11,15 +11,6 @@
  */
 #include "ep_testutil.h"
 
-#include <pthread.h>
-
-#define MAX_EP 16
-
-struct ep_arg {
-    MPI_Comm comm;
-    int expect_rank, expect_size;
-};
-
 static void cart(MPI_Comm c, int me, int n)
 {
     int dims[2] = {0, 0}, periods[2] = {1, 1};
@@ -135,10 +126,10 @@ static void dist_graph(MPI_Comm c, int me, int n)
 
 static void *endpoint_main(void *p)
 {
-    struct ep_arg *a = p;
+    struct ep_thread_arg *a = p;
     MPI_Comm c = a->comm;
     int me, n;
-    ep_expect(c, a->expect_rank, a->expect_size, &me, &n);
+    ep_expect(c, a->rank, a->size, &me, &n);
     cart(c, me, n);
     graph(c, me, n);
     dist_graph(c, me, n);
@@ -152,20 +143,7 @@ int main(int argc, char **argv)
     int wrank, wsize;
     ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
-    int total, first;
-    int mine = ep_layout(rule, wrank, wsize, &first, &total);
-    CHECK(mine >= 0 && mine <= MAX_EP, "bad endpoint count %d", mine);
-    MPI_Comm hs[MAX_EP];
-    CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, mine, MPI_INFO_NULL, hs));
-    pthread_t th[MAX_EP];
-    struct ep_arg args[MAX_EP];
-    for (int i = 0; i < mine; i++) {
-        args[i] = (struct ep_arg){hs[i], first + i, total};
-        CHECK(pthread_create(&th[i], NULL, endpoint_main, &args[i]) == 0, "pthread_create");
-    }
-    for (int i = 0; i < mine; i++)
-        pthread_join(th[i], NULL);
-    CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
+    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
     if (wrank == 0)
         printf("ep_topo: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
     MPI_Finalize();
