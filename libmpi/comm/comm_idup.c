@@ -278,6 +278,29 @@ static int round_a(struct idup *d, uint32_t *id, int *rc)
     return k == TIDE_CTX_DONE ? 1 : 2;
 }
 
+/* Endpoints: index d->ep_k's id agreed; the next agreement, or once
+ * every index has its id, the new communicator's set (the ids of the
+ * indices this process does not use go back). */
+static int ep_index_agreed(struct idup *d, uint32_t id)
+{
+    struct ep_idup *e = d->ep;
+    e->ids[d->ep_k++] = id;
+    if (d->ep_k < e->nids) {
+        ep_agreement_begin(d);
+        return MPI_SUCCESS;
+    }
+    e->nset = tide_ep_set_make(d->parent->size, e->set->nlocal, e->ids, e->nids, e->index);
+    if (!e->nset) {
+        d->ep_k = 0; /* all released */
+        return tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
+    }
+    e->nset->refcount++; /* until every endpoint took its handle */
+    e->done = true;
+    tide_progress_wake(); /* endpoints asleep waiting for it */
+    d->phase = PH_EP_TAKE;
+    return MPI_SUCCESS;
+}
+
 /* Advance; true when the operation is over (d->req->error says how). */
 static bool advance(struct idup *d)
 {
@@ -290,7 +313,9 @@ static bool advance(struct idup *d)
             tide_ctx_reduce_start(&d->ra, &d->offer);
             d->phase = d->phase == PH_A_START ? PH_A_RUN : PH_EP_RUN;
             break;
-        case PH_A_RUN: {
+        case PH_A_RUN:
+        case PH_EP_RUN: {
+            bool ep = d->phase == PH_EP_RUN;
             uint32_t id;
             if ((t = round_a(d, &id, &rc)) <= 0) {
                 if (t == 0)
@@ -298,7 +323,12 @@ static bool advance(struct idup *d)
                 goto fail;
             }
             if (t == 2) {
-                d->phase = PH_A_START;
+                d->phase = ep ? PH_EP_START : PH_A_START;
+                break;
+            }
+            if (ep) {
+                if ((rc = ep_index_agreed(d, id)) != MPI_SUCCESS)
+                    goto fail;
                 break;
             }
             d->id_a = id;
@@ -384,37 +414,6 @@ static bool advance(struct idup *d)
             d->id_b = d->dec.id;
             d->phase = PH_FINISH;
             break;
-        case PH_EP_RUN: {
-            uint32_t id;
-            if ((t = round_a(d, &id, &rc)) <= 0) {
-                if (t == 0)
-                    return false;
-                goto fail;
-            }
-            if (t == 2) {
-                d->phase = PH_EP_START;
-                break;
-            }
-            struct ep_idup *e = d->ep;
-            e->ids[d->ep_k++] = id;
-            if (d->ep_k < e->nids) {
-                ep_agreement_begin(d);
-                break;
-            }
-            /* every index agreed: the new set (the ids of the indices
-             * this process does not use go back) */
-            e->nset = tide_ep_set_make(d->parent->size, e->set->nlocal, e->ids, e->nids, e->index);
-            if (!e->nset) {
-                d->ep_k = 0; /* all released */
-                rc = tide_err(MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
-                goto fail;
-            }
-            e->nset->refcount++; /* until every endpoint took its handle */
-            e->done = true;
-            tide_progress_wake(); /* endpoints asleep waiting for it */
-            d->phase = PH_EP_TAKE;
-            break;
-        }
         case PH_EP_TAKE:
             if (!d->ep->done)
                 return false;
