@@ -1197,16 +1197,21 @@ static int deliver_shared(struct tcp_conn *c)
 }
 
 /* Read c and deliver what the shared path takes; *exclusive set when
- * something is left for the exclusive engine. */
+ * something is left for the exclusive engine. A few reads at most, so
+ * that a peer streaming without pause does not keep the thread from its
+ * own wait. */
+#define SHARED_READS 8
 static int conn_read_shared(struct tcp_conn *c, bool *exclusive)
 {
     int delivered = 0;
-    for (;;) {
+    for (int reads = 0;; reads++) {
         delivered += deliver_shared(c);
         if (c->held) {
             *exclusive = true;
             return delivered;
         }
+        if (reads == SHARED_READS)
+            return delivered;
         if (c->rcap - c->rlen < 4096) {
             size_t cap = c->rcap * 2;
             uint8_t *nb = realloc(c->rbuf, cap);
