@@ -182,8 +182,10 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         u = find(c, source, tag, true);
     }
     *flag = u != NULL;
-    if (!u)
+    if (!u) {
+        *message = MPI_MESSAGE_NULL; /* (undefined by the standard; as other implementations leave it) */
         return probe_fault(c, source, "MPI_Improbe");
+    }
     status_of(u, status);
     rc = make_message(c, u, message);
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
