@@ -601,10 +601,10 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
     if (!c)
         return TIDE_ERR(MPI_ERR_COMM, "%s: invalid communicator%s (argument comm)", fn,
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+    /* MPI_INFO_NULL: no hints, as for MPI_Comm_dup_with_info */
     struct tide_info *hints = tide_info_get(info);
-    if (!hints)
-        return TIDE_ERR_COMM(c, MPI_ERR_INFO, "%s: invalid info object%s (argument info)", fn,
-                             info == MPI_INFO_NULL ? " MPI_INFO_NULL" : "");
+    if (info != MPI_INFO_NULL && !hints)
+        return TIDE_ERR_COMM(c, MPI_ERR_INFO, "%s: invalid info object (argument info)", fn);
     if (!newcomm || !request)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "%s: newcomm and request must not be NULL", fn);
     /* the hints are copied now: the caller may free info at once */

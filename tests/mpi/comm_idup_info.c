@@ -3,7 +3,8 @@
  * duplicate has the hints given (not the parent's), seen through
  * MPI_Comm_get_info; the info object may be freed before the request
  * completes; the duplicate is a working communicator with the parent's
- * group; an intercommunicator duplicates too; bad arguments fail.
+ * group; an intercommunicator duplicates too; MPI_INFO_NULL gives a
+ * duplicate without hints; bad arguments fail.
  */
 #include "testutil.h"
 
@@ -106,9 +107,23 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Comm_free(&half));
     }
 
+    /* MPI_INFO_NULL, as for MPI_Comm_dup_with_info: a duplicate with no
+     * hints (not the parent's) */
+    MPI_Comm bare = MPI_COMM_NULL;
+    CHECK_OK(MPI_Comm_idup_with_info(parent, MPI_INFO_NULL, &bare, &rq));
+    CHECK_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK(bare != MPI_COMM_NULL, "no communicator from MPI_INFO_NULL");
+    expect_hint(bare, "mpi_assert_exact_length", NULL);
+    CHECK_OK(MPI_Barrier(bare));
+    CHECK_OK(MPI_Comm_free(&bare));
+
     /* errors */
     MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
-    CHECK_ERR(MPI_Comm_idup_with_info(parent, MPI_INFO_NULL, &d3, &rq), MPI_ERR_INFO);
+    MPI_Info freed;
+    CHECK_OK(MPI_Info_create(&freed));
+    MPI_Info stale = freed;
+    CHECK_OK(MPI_Info_free(&freed));
+    CHECK_ERR(MPI_Comm_idup_with_info(parent, stale, &d3, &rq), MPI_ERR_INFO);
     CHECK_ERR(MPI_Comm_idup_with_info(MPI_COMM_NULL, empty, &d3, &rq), MPI_ERR_COMM);
     CHECK_ERR(MPI_Comm_idup_with_info(parent, empty, &d3, NULL), MPI_ERR_ARG);
     CHECK_OK(MPI_Info_free(&empty));
