@@ -258,11 +258,20 @@ struct acc_walk {
     unsigned char *old;          /* the target's old data, packed (fetching) */
     size_t pos;
     bool held;
+    bool bytewise; /* pieces do not start at elements: copy bytes (MPI_REPLACE, MPI_NO_OP) */
 };
 
 static int acc_piece(void *addr, size_t len, void *arg)
 {
     struct acc_walk *a = arg;
+    if (a->bytewise) {
+        if (a->old)
+            memcpy(a->old + a->pos, addr, len);
+        if (a->stream)
+            memmove(addr, a->stream + a->pos, len);
+        a->pos += len;
+        return 0;
+    }
     update_run(a->w, a->r, a->u, a->opi, addr, a->stream ? a->stream + a->pos : NULL, a->old ? a->old + a->pos : NULL,
                len / a->u->size, a->held);
     a->pos += len;
@@ -280,6 +289,13 @@ static int accumulate(struct tide_win *w, unsigned char *t, const struct tide_rm
     const struct upd *u = upd_of(opi, a->tdt->base);
     if (u->cls == UPD_INVALID)
         return tide_err(MPI_ERR_TYPE, "the target datatype of an accumulate must be made of one predefined type");
+    /* a pair type with a hole inside (MPI_SHORT_INT): the pieces of
+     * target memory run from one element's second part into the next
+     * one's first, so a byte copy (all MPI_REPLACE and MPI_NO_OP do)
+     * rather than whole elements */
+    const struct tide_datatype *bt = tide_datatype_builtin(a->tdt->base);
+    bool holed = bt && (MPI_Aint)bt->size != bt->true_ub - bt->true_lb;
+    bool bytewise = holed && (opi == TIDE_OPI(MPI_REPLACE) || opi == TIDE_OPI(MPI_NO_OP));
     bool fetch = a->kind == TIDE_RMA_GACC;
     unsigned char small[2][512], *stream = NULL, *old = NULL;
     bool noop = opi == TIDE_OPI(MPI_NO_OP);
@@ -304,7 +320,7 @@ static int accumulate(struct tide_win *w, unsigned char *t, const struct tide_rm
     }
     if (rc == MPI_SUCCESS) {
         struct acc_walk walk = {.w = w, .r = a->target, .u = u, .opi = opi, .stream = stream, .old = old,
-                                .held = u->cls == UPD_LOCKED};
+                                .held = u->cls == UPD_LOCKED || bytewise, .bytewise = bytewise};
         if (walk.held)
             acc_lock(w, a->target);
         if (a->tdt->contig)

@@ -489,7 +489,12 @@ static void apply(struct tide_win *w, int origin, struct tide_rma_pending *p)
             refuse(w, origin, MPI_ERR_OP);
         if (h->kind == TIDE_RMA_GACC)
             reply(w, origin, p, ok);
-        if (can && a.op->index != TIDE_OPI(MPI_NO_OP))
+        /* MPI_REPLACE is a copy of the pieces' bytes: so also for a pair
+         * type with a hole inside (MPI_SHORT_INT), whose pieces run from
+         * one element's second part into the next one's first */
+        if (can && a.op->index == TIDE_OPI(MPI_REPLACE))
+            each_piece(w, p, p->payload, copy_in, NULL);
+        else if (can && a.op->index != TIDE_OPI(MPI_NO_OP))
             each_piece(w, p, p->payload, acc_in, &a);
         break;
     }

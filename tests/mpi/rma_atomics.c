@@ -5,7 +5,9 @@
  * MPI_Compare_and_swap as a mutex guarding a non-atomic get/put; a linked
  * list built by concurrent appends (swap of the tail, then a put of the
  * link); MPI_Get_accumulate; MPI_Accumulate with every predefined
- * operation on int and double (and MAXLOC/MINLOC on MPI_2INT); the
+ * operation on int and double (and MAXLOC/MINLOC on MPI_2INT); several
+ * MPI_SHORT_INT pairs (a hole between their parts) at once by
+ * MPI_Get_accumulate with MPI_NO_OP and MPI_Accumulate with MPI_REPLACE; the
  * request-based MPI_Rput / MPI_Rget / MPI_Raccumulate / MPI_Rget_accumulate
  * completed with MPI_Wait inside a lock_all epoch; MPI_SUM on the same
  * elements at once from contiguous and strided target layouts and from
@@ -161,6 +163,42 @@ static void test_ops(void)
     MPI_Win_free(&iw);
     MPI_Win_free(&dw);
     MPI_Win_free(&pw);
+}
+
+/* MPI_SHORT_INT, a pair with a hole between its parts: several at once
+ * read by MPI_Get_accumulate with MPI_NO_OP and written by MPI_Accumulate
+ * with MPI_REPLACE, every part of every element checked (the b parts
+ * above 65535, so that a half-copied int shows) */
+static void test_short_int_pairs(void)
+{
+    enum { NP = 10 };
+    struct si {
+        short a;
+        int b;
+    } init[NP], *mem = init, res[NP], put[NP];
+    for (int k = 0; k < NP; k++)
+        init[k] = (struct si){(short)(100 + k), 1000000 + rank * 1000 + k};
+    MPI_Win w;
+    make_window(&mem, sizeof init, sizeof(struct si), &w);
+    int t = (rank + 1) % size, from = (rank + size - 1) % size;
+    memset(res, 0x55, sizeof res);
+    CHECK_OK(MPI_Win_fence(0, w));
+    CHECK_OK(MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, res, NP, MPI_SHORT_INT, t, 0, NP, MPI_SHORT_INT,
+                                MPI_NO_OP, w));
+    CHECK_OK(MPI_Win_fence(0, w));
+    for (int k = 0; k < NP; k++)
+        CHECK(res[k].a == 100 + k && res[k].b == 1000000 + t * 1000 + k,
+              "MPI_SHORT_INT get-accumulate: element %d is (%d, %d), expected (%d, %d)", k, res[k].a, res[k].b,
+              100 + k, 1000000 + t * 1000 + k);
+    for (int k = 0; k < NP; k++)
+        put[k] = (struct si){(short)(200 + k), 2000000 + rank * 1000 + k};
+    CHECK_OK(MPI_Accumulate(put, NP, MPI_SHORT_INT, t, 0, NP, MPI_SHORT_INT, MPI_REPLACE, w));
+    CHECK_OK(MPI_Win_fence(0, w));
+    for (int k = 0; k < NP; k++)
+        CHECK(mem[k].a == 200 + k && mem[k].b == 2000000 + from * 1000 + k,
+              "MPI_SHORT_INT replace: element %d is (%d, %d), expected (%d, %d)", k, mem[k].a, mem[k].b, 200 + k,
+              2000000 + from * 1000 + k);
+    CHECK_OK(MPI_Win_free(&w));
 }
 
 int main(int argc, char **argv)
@@ -385,6 +423,7 @@ int main(int argc, char **argv)
     free(got);
 
     test_ops();
+    test_short_int_pairs();
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
