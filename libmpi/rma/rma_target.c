@@ -325,18 +325,38 @@ static void arrived(struct tide_win *w, int src, const unsigned char *msg, size_
 
 /* ---- applying ---- */
 
+/* The attached region of a dynamic window holding address a (at its end
+ * too when at_end), or NULL. */
+static const struct tide_rma_region *region_at(const struct tide_win *w, uintptr_t a, bool at_end)
+{
+    for (int i = 0; i < w->nregions; i++) {
+        const struct tide_rma_region *g = &w->regions[i];
+        if (a >= g->base && (a - g->base < g->size || (at_end && a - g->base == g->size)))
+            return g;
+    }
+    return NULL;
+}
+
 /* The target address of [off, off + len) of the operation, or NULL if
- * that is not inside the window (or an attached region). */
+ * that is not inside the window (or attached memory: regions attached
+ * one by one but adjacent, as parts of one array may be, cover a range
+ * together). */
 static unsigned char *target_addr(struct tide_win *w, uint64_t offset, int64_t off, uint64_t len)
 {
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         uintptr_t a = (uintptr_t)offset + (uintptr_t)off;
-        for (int i = 0; i < w->nregions; i++) {
-            const struct tide_rma_region *g = &w->regions[i];
-            if (a >= g->base && len <= g->size && a - g->base <= g->size - len)
+        if (len > UINTPTR_MAX - a)
+            return NULL;
+        if (len == 0)
+            return region_at(w, a, true) ? (unsigned char *)a : NULL;
+        for (uintptr_t covered = a;;) {
+            const struct tide_rma_region *g = region_at(w, covered, false);
+            if (!g)
+                return NULL;
+            if (g->base + g->size >= a + len)
                 return (unsigned char *)a;
+            covered = g->base + g->size;
         }
-        return NULL;
     }
     int64_t start = (int64_t)offset + off;
     if (start < 0 || (uint64_t)start > (uint64_t)w->win_size || len > (uint64_t)w->win_size - (uint64_t)start)

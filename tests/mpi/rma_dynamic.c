@@ -4,7 +4,8 @@
  * MPI_Get_address and exchanged, then used as target displacements
  * (disp_unit 1, base MPI_BOTTOM); puts and gets into attached memory under
  * fence and under lock_all; several regions at once; a region detached
- * and another attached in its place; MPI_Aint_add for offsets.
+ * and another attached in its place; MPI_Aint_add for offsets; one array
+ * attached as two halves, put and got across both.
  */
 #include "testutil.h"
 
@@ -130,10 +131,34 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Win_detach(win, &slot));
     }
 
+    /* one array attached as two halves, one after the other: a put and a
+     * get spanning both halves (MPICH and Open MPI take them too) */
+    enum { H = 64 };
+    int *arr = calloc(2 * H, sizeof *arr), out[2 * H], got2[2 * H];
+    CHECK_OK(MPI_Win_attach(win, arr, H * sizeof *arr));
+    CHECK_OK(MPI_Win_attach(win, arr + H, H * sizeof *arr));
+    MPI_Aint aa;
+    MPI_Get_address(arr, &aa);
+    MPI_Allgather(&aa, 1, MPI_AINT, all, 1, MPI_AINT, MPI_COMM_WORLD);
+    for (int i = 0; i < 2 * H; i++)
+        out[i] = rank * 1000 + i;
+    CHECK_OK(MPI_Win_fence(0, win));
+    CHECK_OK(MPI_Put(out, 2 * H, MPI_INT, right, all[right], 2 * H, MPI_INT, win));
+    CHECK_OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < 2 * H; i++)
+        CHECK(arr[i] == left * 1000 + i, "put across two attached halves: [%d] = %d", i, arr[i]);
+    CHECK_OK(MPI_Get(got2, 2 * H, MPI_INT, right, all[right], 2 * H, MPI_INT, win));
+    CHECK_OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < 2 * H; i++)
+        CHECK(got2[i] == rank * 1000 + i, "get across two attached halves: [%d] = %d", i, got2[i]);
+    CHECK_OK(MPI_Win_detach(win, arr));
+    CHECK_OK(MPI_Win_detach(win, arr + H));
+
     CHECK_OK(MPI_Win_free(&win));
     free(r1);
     free(r2);
     free(r3);
+    free(arr);
     free(all);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
