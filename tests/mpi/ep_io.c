@@ -101,9 +101,7 @@ int main(int argc, char **argv)
     if (wrank == 0)
         snprintf(path, sizeof path, "/tmp/ep_io.%d", (int)getpid());
     CHECK_OK(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD));
-    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
-    if (wrank == 0)
-        printf("ep_io: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
+    ep_run_threads("ep_io", rule, wrank, wsize, endpoint_main);
     MPI_Finalize();
     return 0;
 }

@@ -176,9 +176,7 @@ int main(int argc, char **argv)
     ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
     with_shared = !(argc > 2 && strcmp(argv[2], "noshared") == 0);
-    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
-    if (wrank == 0)
-        printf("ep_rma: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
+    ep_run_threads("ep_rma", rule, wrank, wsize, endpoint_main);
     MPI_Finalize();
     return 0;
 }

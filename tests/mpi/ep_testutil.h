@@ -59,8 +59,8 @@ struct ep_thread_arg {
 /* Make the endpoints communicator over MPI_COMM_WORLD that rule asks for
  * (ep_layout), run fn in one thread per endpoint of this process, each
  * with its struct ep_thread_arg, join them and meet at a barrier of
- * MPI_COMM_WORLD. Returns the number of endpoints of all processes. */
-static inline int ep_run_threads(const char *rule, int wrank, int wsize, void *(*fn)(void *))
+ * MPI_COMM_WORLD; world rank 0 then prints "name: ok (...)". */
+static inline void ep_run_threads(const char *name, const char *rule, int wrank, int wsize, void *(*fn)(void *))
 {
     int total, first;
     int mine = ep_layout(rule, wrank, wsize, &first, &total);
@@ -76,7 +76,8 @@ static inline int ep_run_threads(const char *rule, int wrank, int wsize, void *(
     for (int i = 0; i < mine; i++)
         pthread_join(th[i], NULL);
     CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
-    return total;
+    if (wrank == 0)
+        printf("%s: ok (%d processes, %d endpoints, rule %s)\n", name, wsize, total, rule);
 }
 
 /* c's rank and size (into *me and *n) are the expected ones. */

@@ -143,9 +143,7 @@ int main(int argc, char **argv)
     int wrank, wsize;
     ep_init(&argc, &argv, &wrank, &wsize);
     const char *rule = argc > 1 ? argv[1] : "2";
-    int total = ep_run_threads(rule, wrank, wsize, endpoint_main);
-    if (wrank == 0)
-        printf("ep_topo: ok (%d processes, %d endpoints, rule %s)\n", wsize, total, rule);
+    ep_run_threads("ep_topo", rule, wrank, wsize, endpoint_main);
     MPI_Finalize();
     return 0;
 }
