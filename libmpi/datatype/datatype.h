@@ -67,6 +67,17 @@ struct tide_datatype {
 struct tide_datatype *tide_datatype_get(MPI_Datatype h);
 /* The predefined type with builtin index i (1..TIDE_BUILTIN_TYPE_COUNT-1). */
 struct tide_datatype *tide_datatype_builtin(int i);
+/* The predefined types by builtin index (0 and unset ones have handle 0). */
+extern struct tide_datatype tide_builtin_types[TIDE_BUILTIN_TYPE_COUNT];
+/* tide_datatype_get with the predefined types looked up inline (the
+ * message calls' short path). */
+static inline struct tide_datatype *tide_datatype_lookup(MPI_Datatype h)
+{
+    unsigned i = (unsigned)h - (unsigned)TIDE_BUILTIN_TYPE(0);
+    if (i - 1 < TIDE_BUILTIN_TYPE_COUNT - 1 && tide_builtin_types[i].handle)
+        return &tide_builtin_types[i];
+    return tide_datatype_get(h);
+}
 /* Reference counting of derived types (inline: every request takes and
  * drops one; predefined types are never freed). */
 static inline void tide_datatype_retain(struct tide_datatype *dt)

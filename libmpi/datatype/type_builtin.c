@@ -107,7 +107,7 @@ static const struct tide_builtin_info builtin_info[TIDE_BUILTIN_TYPE_COUNT] = {
     PS(MPI_2DOUBLE_COMPLEX, 32, 8, MPI_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX, 16),
 };
 
-static struct tide_datatype builtins[TIDE_BUILTIN_TYPE_COUNT];
+struct tide_datatype tide_builtin_types[TIDE_BUILTIN_TYPE_COUNT];
 
 const struct tide_builtin_info *tide_dt_builtin_info(int index)
 {
@@ -118,9 +118,9 @@ const struct tide_builtin_info *tide_dt_builtin_info(int index)
 
 struct tide_datatype *tide_datatype_builtin(int i)
 {
-    if (i <= 0 || i >= TIDE_BUILTIN_TYPE_COUNT || !builtins[i].handle)
+    if (i <= 0 || i >= TIDE_BUILTIN_TYPE_COUNT || !tide_builtin_types[i].handle)
         return NULL;
-    return &builtins[i];
+    return &tide_builtin_types[i];
 }
 
 struct tide_datatype *tide_datatype_get(MPI_Datatype h)
@@ -131,7 +131,7 @@ struct tide_datatype *tide_datatype_get(MPI_Datatype h)
         unsigned i = (unsigned)h & 0xff;
         if ((h & ~(TIDE_HANDLE(TIDE_KIND_DATATYPE, TIDE_DATATYPE_BUILTIN_BIT) | 0xff)) != 0)
             return NULL;
-        return (i > 0 && i < TIDE_BUILTIN_TYPE_COUNT && builtins[i].handle) ? &builtins[i] : NULL;
+        return (i > 0 && i < TIDE_BUILTIN_TYPE_COUNT && tide_builtin_types[i].handle) ? &tide_builtin_types[i] : NULL;
     }
     struct tide_datatype *dt = tide_handle_get(TIDE_KIND_DATATYPE, h);
     return dt && dt->urefs > 0 ? dt : NULL;
@@ -140,7 +140,7 @@ struct tide_datatype *tide_datatype_get(MPI_Datatype h)
 static void init_builtin(int i)
 {
     const struct tide_builtin_info *d = &builtin_info[i];
-    struct tide_datatype *t = &builtins[i];
+    struct tide_datatype *t = &tide_builtin_types[i];
     memset(t, 0, sizeof *t);
     t->handle = TIDE_BUILTIN_TYPE(i);
     t->refcount = 1;
@@ -174,11 +174,11 @@ int tide_datatype_init(void)
         if (builtin_info[i].name)
             init_builtin(i);
     for (int i = 1; i < TIDE_BUILTIN_TYPE_COUNT; i++)
-        if (builtins[i].handle && !builtins[i].contig && builtins[i].size) {
-            builtins[i].prog = tide_dt_build(&builtins[i], false);
-            if (!builtins[i].prog)
+        if (tide_builtin_types[i].handle && !tide_builtin_types[i].contig && tide_builtin_types[i].size) {
+            tide_builtin_types[i].prog = tide_dt_build(&tide_builtin_types[i], false);
+            if (!tide_builtin_types[i].prog)
                 return -1;
-            builtins[i].npieces = tide_dt_count_pieces(builtins[i].prog);
+            tide_builtin_types[i].npieces = tide_dt_count_pieces(tide_builtin_types[i].prog);
         }
     return 0;
 }
@@ -187,7 +187,7 @@ void tide_datatype_finalize(void)
 {
     tide_dt_f90_finalize();
     for (int i = 1; i < TIDE_BUILTIN_TYPE_COUNT; i++) {
-        struct tide_datatype *t = &builtins[i];
+        struct tide_datatype *t = &tide_builtin_types[i];
         if (t->prog)
             tide_dt_program_free(t->prog);
         if (t->tprog)

@@ -10,19 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MQ_CHUNK_BITS 10
-#define MQ_CHUNK (1u << MQ_CHUNK_BITS)
-#define MQ_NCHUNKS (TIDE_CONTEXT_MAX / MQ_CHUNK)
+#define MQ_CHUNK TIDE_MATCHQ_CHUNK
+#define MQ_CHUNK_BITS TIDE_MATCHQ_CHUNK_BITS
+#define MQ_NCHUNKS TIDE_MATCHQ_CHUNKS
+_Static_assert(TIDE_MATCHQ_CHUNKS * TIDE_MATCHQ_CHUNK == TIDE_CONTEXT_MAX, "the directory covers every context id");
 
-static struct tide_matchq **mq_dir[MQ_NCHUNKS];
-
-struct tide_matchq *tide_matchq_find(uint32_t ctx)
-{
-    if (ctx >= TIDE_CONTEXT_MAX)
-        return NULL;
-    struct tide_matchq **chunk = mq_dir[ctx >> MQ_CHUNK_BITS];
-    return chunk ? chunk[ctx & (MQ_CHUNK - 1)] : NULL;
-}
+struct tide_matchq **tide_matchq_dir[TIDE_MATCHQ_CHUNKS];
+#define mq_dir tide_matchq_dir
 
 struct tide_matchq *tide_matchq_get(uint32_t ctx)
 {

@@ -63,7 +63,20 @@ struct tide_matchq {
 /* The queues of a context id, created on first use (messages may arrive
  * for a communicator this process has not finished creating). */
 struct tide_matchq *tide_matchq_get(uint32_t ctx);
-struct tide_matchq *tide_matchq_find(uint32_t ctx);
+/* The queues of ctx if it has them (NULL if not): inline, the directory
+ * is chunks of TIDE_MATCHQ_CHUNK contexts. */
+#define TIDE_MATCHQ_CHUNK_BITS 10
+#define TIDE_MATCHQ_CHUNK (1u << TIDE_MATCHQ_CHUNK_BITS)
+#define TIDE_MATCHQ_CHUNKS 1024u
+extern struct tide_matchq **tide_matchq_dir[TIDE_MATCHQ_CHUNKS];
+static inline struct tide_matchq *tide_matchq_find(uint32_t ctx)
+{
+    uint32_t c = ctx >> TIDE_MATCHQ_CHUNK_BITS;
+    if (c >= TIDE_MATCHQ_CHUNKS)
+        return NULL;
+    struct tide_matchq **chunk = tide_matchq_dir[c];
+    return chunk ? chunk[ctx & (TIDE_MATCHQ_CHUNK - 1)] : NULL;
+}
 void tide_matchq_drop(uint32_t ctx);
 void tide_matchq_finalize(void);
 

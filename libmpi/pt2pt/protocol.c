@@ -968,6 +968,40 @@ static void incoming_envelope(struct tide_proc *from, const struct tide_hdr *h, 
     tide_match_add_unexpected(q, u);
 }
 
+void tide_protocol_incoming_eager(struct tide_proc *from, uint32_t ctx, int32_t src, int32_t tag, uint64_t sreq,
+                                  const void *payload, size_t plen)
+{
+    /* the common case, a posted receive waiting for it, straight there;
+     * the rest (collectives' and windows' contexts, failures, other
+     * universes, no receive) as incoming_envelope does it */
+    struct tide_matchq *q;
+    struct tide_request *r;
+    if (__builtin_expect(tag >= 0 && !tide_comm_faults && tide_sender_trusted(from), 1) &&
+        (q = tide_matchq_find(ctx)) && !q->arrival && q->posted_head && (r = tide_match_take_posted(q, src, tag))) {
+        if (__builtin_expect(plen > r->bytes || r->kind != TIDE_REQ_RECV || r->cancel_pending || r->on_complete ||
+                                 r->user_freed || r->rdv_counted,
+                             0)) {
+            recv_matched(r, from, TIDE_MSG_EAGER, 0, src, tag, plen, sreq, payload, plen, 0);
+            return;
+        }
+        /* recv_matched and tide_request_complete of a plain receive */
+        tide_msg_counters.msgs_received++;
+        tide_msg_counters.bytes_received += plen;
+        r->proc = from;
+        r->status.MPI_SOURCE = src;
+        r->status.MPI_TAG = tag;
+        r->status.tide_nbytes = (MPI_Count)plen;
+        tide_unpack_eager(&r->conv, payload, plen);
+        r->state = TIDE_RS_DONE;
+        r->complete = true;
+        if (__builtin_expect(tide_progress_sleepers, 0))
+            tide_progress_wake_sleepers();
+        return;
+    }
+    struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = src, .tag = tag, .len = plen, .sreq = sreq};
+    tide_protocol_incoming(from, &h, payload, plen);
+}
+
 static void incoming_data(struct tide_proc *from, const struct tide_hdr *h, const void *payload, size_t plen)
 {
     struct tide_request *r = tide_request_by_id(h->aux);

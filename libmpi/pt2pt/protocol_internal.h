@@ -15,6 +15,7 @@
 #include "pt2pt/match.h"
 #include "datatype/datatype.h"
 #include "runtime/proc.h"
+#include "runtime/small_copy.h"
 #include "transport/transport.h"
 
 /* The largest eager message / DATA chunk for p over tx. */
@@ -39,7 +40,7 @@ static inline void tide_unpack_eager(struct tide_convertor *cv, const void *data
     if (!n)
         return;
     if (cv->dt->contig && cv->pos == 0)
-        memcpy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
+        tide_small_copy((void *)((uintptr_t)cv->buf + (uintptr_t)cv->dt->true_lb), data, n);
     else
         tide_conv_unpack(cv, data, n);
 }

@@ -3,6 +3,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/lean.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/pt2pt_api.h"
@@ -70,12 +71,20 @@ int tide_irecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype data
     return MPI_SUCCESS;
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int tide_irecv_full(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_irecv(buf, count, datatype, source, tag, comm, request))
         return MPI_SUCCESS;
     TIDE_API_ENTER();
     return tide_irecv_api("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_irecv(buf, count, datatype, source, tag, comm, request);
+    return tide_irecv_full(buf, count, datatype, source, tag, comm, request);
 }
 TIDE_ALIAS(MPI_Irecv)

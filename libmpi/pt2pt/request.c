@@ -205,10 +205,20 @@ static void request_destroy(struct tide_request *r)
     pool = r;
 }
 
-bool tide_request_shared_done(const struct tide_request *r)
+void tide_request_free_plain(struct tide_request *r)
 {
-    return (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) && !r->persistent && !r->on_destroy &&
-           !r->bsend_link && !r->rdv_counted && !r->riov && !r->on_complete && !r->user_freed;
+    if (r->dt) {
+        tide_datatype_release(r->dt);
+        r->dt = NULL;
+    }
+    if (r->comm) {
+        tide_comm_release(r->comm);
+        r->comm = NULL;
+    }
+    r->pooled = true;
+    r->id = 0;
+    r->pool_next = pool;
+    pool = r;
 }
 
 void tide_request_free_shared(struct tide_request *r)

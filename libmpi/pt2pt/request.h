@@ -134,7 +134,11 @@ static inline struct tide_request *tide_request_get(MPI_Request h)
 struct tide_request *tide_request_new_shared(int kind);
 /* can r be completed and freed under it (a plain send or receive with
  * nothing to do on completion or destruction)? */
-bool tide_request_shared_done(const struct tide_request *r);
+static inline bool tide_request_shared_done(const struct tide_request *r)
+{
+    return (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) && !r->persistent && !r->on_destroy &&
+           !r->bsend_link && !r->rdv_counted && !r->riov && !r->on_complete && !r->user_freed;
+}
 /* Complete such a request (status filled by the caller), and give it back
  * after its user is done with it. */
 void tide_request_complete_shared(struct tide_request *r);
@@ -146,6 +150,9 @@ void tide_request_complete(struct tide_request *req);
 /* The user lets go (MPI_Wait done, MPI_Request_free): frees now if the
  * operation has completed, else when it does. */
 void tide_request_free(struct tide_request *req);
+/* tide_request_free of a complete request tide_request_shared_done
+ * accepts, with the library lock held exclusively or not in use. */
+void tide_request_free_plain(struct tide_request *r);
 /* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. Its
  * MPI_ERROR field keeps the caller's value: only the multiple-completion
  * calls set it, and only when they return MPI_ERR_IN_STATUS (wait.c). */

@@ -7,6 +7,7 @@
 #include "runtime/api.h"
 #include "pt2pt/bsend.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/lean.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/pt2pt_api.h"
@@ -78,12 +79,19 @@ int tide_send_api(const char *fn, const void *buf, MPI_Count count, MPI_Datatype
     return rc ? tide_raise_comm(c, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int tide_send_full(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_send(buf, count, datatype, dest, tag, comm))
         return MPI_SUCCESS;
     TIDE_API_ENTER();
     return tide_send_api("MPI_Send", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD);
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_send(buf, count, datatype, dest, tag, comm);
+    return tide_send_full(buf, count, datatype, dest, tag, comm);
 }
 TIDE_ALIAS(MPI_Send)
 
@@ -108,13 +116,21 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 TIDE_ALIAS(MPI_Bsend)
 
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int tide_isend_full(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_isend(buf, count, datatype, dest, tag, comm, request))
         return MPI_SUCCESS;
     TIDE_API_ENTER();
     return tide_isend_api("MPI_Isend", buf, count, datatype, dest, tag, comm, TIDE_MODE_STANDARD, request);
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_isend(buf, count, datatype, dest, tag, comm, request);
+    return tide_isend_full(buf, count, datatype, dest, tag, comm, request);
 }
 TIDE_ALIAS(MPI_Isend)
 

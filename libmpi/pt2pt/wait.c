@@ -10,6 +10,7 @@
  */
 #include "runtime/api.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/lean.h"
 #include "pt2pt/greq.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -75,6 +76,14 @@ static int interrupted(struct tide_request *r)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_wait(request, status);
+    return tide_wait_full(request, status);
+}
+TIDE_ALIAS(MPI_Wait)
+
+int tide_wait_full(MPI_Request *request, MPI_Status *status)
+{
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_wait(request, status))
         return MPI_SUCCESS;
     TIDE_API_ENTER();
@@ -102,7 +111,6 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         tide_comm_release(c);
     return err;
 }
-TIDE_ALIAS(MPI_Wait)
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
@@ -322,6 +330,14 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
 
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_waitall(count, reqs, statuses);
+    return tide_waitall_full(count, reqs, statuses);
+}
+TIDE_ALIAS(MPI_Waitall)
+
+int tide_waitall_full(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_waitall(count, reqs, statuses))
         return MPI_SUCCESS;
     TIDE_API_ENTER();
@@ -338,7 +354,6 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     }
     return finish_all(count, reqs, rp, statuses);
 }
-TIDE_ALIAS(MPI_Waitall)
 
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {

@@ -12,6 +12,7 @@
 #include "rma/win.h"
 
 #include "params.h"
+#include "pt2pt/lean.h"
 #include "pt2pt/progress.h"
 #include "runtime/lock.h"
 
@@ -47,6 +48,7 @@ void tide_rma_thread_start(void)
      * off): take it now, so that the call's return releases it */
     if (!tide_thread_multiple) {
         tide_thread_multiple = 1;
+        tide_lean_update(true);
         tide_lock_acquire();
     }
     stop_flag = false;

@@ -20,6 +20,7 @@
 #include "runtime/proc.h"
 #include "runtime/runtime.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/lean.h"
 #include "comm/comm.h"
 #include "pt2pt/progress.h"
 #include "client.h"
@@ -201,6 +202,7 @@ int tide_runtime_acquire(int required, const char *fn)
     }
     tide_thread_multiple = tide.thread_level == MPI_THREAD_MULTIPLE;
     tide_fastpath_on = tide_thread_multiple && tide_config_int("thread_fastpath") != 0;
+    tide_lean_update(true);
     users++;
     return MPI_SUCCESS;
 }
@@ -266,9 +268,12 @@ int tide_runtime_release(const char *fn)
         users--;
         return MPI_SUCCESS;
     }
+    tide_lean_update(false);
     int rc = tear_down();
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        tide_lean_update(true);
         return rc;
+    }
     /* the thread level stays as it was until the next start sets it: the
      * caller may hold the library lock, and releases it by that level */
     users = 0;

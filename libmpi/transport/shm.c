@@ -33,6 +33,7 @@
  */
 #include "runtime/api.h"
 #include "runtime/proc.h"
+#include "runtime/small_copy.h"
 #include "runtime/spinlock.h"
 #include "transport/card.h"
 #include "transport/shm_ring.h"
@@ -560,12 +561,10 @@ static inline bool ring_write(struct shm_peer *peer, const struct tide_hdr *h, c
     return true;
 }
 
-static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
-                    struct tide_convertor *cv, size_t len)
+/* After a message into peer's ring: ring it if it sleeps, else note it
+ * for the barrier-checked look (see the top). */
+static inline void written(struct shm_peer *peer)
 {
-    struct shm_peer *peer = p->tx_state;
-    if (!ring_write(peer, h, extra, extra_len, cv, len))
-        return 1;
     if (__builtin_expect(atomic_load_explicit(&peer->hdr->sleeping, memory_order_relaxed), 0)) {
         ring_bell(peer);
     } else if (!peer->dirty) {
@@ -573,6 +572,40 @@ static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
         peer->dirty_next = dirty_peers;
         dirty_peers = peer;
     }
+}
+
+static int shm_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
+                    struct tide_convertor *cv, size_t len)
+{
+    struct shm_peer *peer = p->tx_state;
+    if (!ring_write(peer, h, extra, extra_len, cv, len))
+        return 1;
+    written(peer);
+    return 0;
+}
+
+/* shm_send of a plain eager message from a contiguous buffer: below a
+ * cache line of payload its short header is written in place (what
+ * header_size and header_out choose for it), without a tide_hdr. */
+static int shm_send_eager(struct tide_proc *p, uint32_t ctx, int32_t src, int32_t tag, uint64_t sreq,
+                          const void *data, size_t len)
+{
+    if (len >= TIDE_RING_CELL) {
+        struct tide_hdr h = {.type = TIDE_MSG_EAGER, .ctx = ctx, .src = src, .tag = tag, .len = len, .sreq = sreq};
+        return shm_send(p, &h, data, len, NULL, 0);
+    }
+    struct shm_peer *peer = p->tx_state;
+    size_t hlen = sizeof(struct short_eager) + (sreq ? sizeof sreq : 0);
+    uint8_t *dst = tide_ring_reserve(&peer->prod, hlen + len);
+    if (!dst)
+        return 1;
+    struct short_eager s = {.type = sreq ? SHORT_EAGER_ID : SHORT_EAGER, .ctx = ctx, .src = src, .tag = tag};
+    memcpy(dst, &s, sizeof s);
+    if (sreq)
+        memcpy(dst + sizeof s, &sreq, sizeof sreq);
+    tide_small_copy(dst + hlen, data, len);
+    tide_ring_commit(&peer->prod, hlen + len);
+    written(peer);
     return 0;
 }
 
@@ -700,10 +733,24 @@ __attribute__((noinline)) static int deliver_ring_count(struct inbound *in, int 
         const uint8_t *msg = tide_ring_peek(&in->cons, &len);
         if (!msg)
             break;
-        struct tide_hdr h;
-        size_t hlen = header_in(&h, msg, len);
-        if (hlen)
-            tide_protocol_incoming(in->from, &h, msg + hlen, len - hlen);
+        if ((msg[0] == SHORT_EAGER || msg[0] == SHORT_EAGER_ID) && msg[1] == 0 &&
+            len >= sizeof(struct short_eager) + (msg[0] == SHORT_EAGER_ID ? sizeof(uint64_t) : 0)) {
+            /* a plain eager message: no tide_hdr made */
+            struct short_eager s;
+            memcpy(&s, msg, sizeof s);
+            uint64_t sreq = 0;
+            size_t hlen = sizeof s;
+            if (s.type == SHORT_EAGER_ID) {
+                memcpy(&sreq, msg + hlen, sizeof sreq);
+                hlen += sizeof sreq;
+            }
+            tide_protocol_incoming_eager(in->from, s.ctx, s.src, s.tag, sreq, msg + hlen, len - hlen);
+        } else {
+            struct tide_hdr h;
+            size_t hlen = header_in(&h, msg, len);
+            if (hlen)
+                tide_protocol_incoming(in->from, &h, msg + hlen, len - hlen);
+        }
         tide_ring_release(&in->cons, len, 0);
         n++;
     }
@@ -857,6 +904,7 @@ struct tide_transport tide_shm_transport = {
     .send_shared = shm_send_shared,
     .progress_shared = shm_progress_shared,
     .send = shm_send,
+    .send_eager = shm_send_eager,
     .get = shm_get,
     .put = shm_put,
     .progress = shm_progress,

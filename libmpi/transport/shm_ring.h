@@ -61,6 +61,10 @@ static inline void tide_store_load_fence(void)
 #endif
 }
 
+/* The ring's operations on the message path: inlined into their callers,
+ * where the compiler would otherwise call them. */
+#define TIDE_RING_HOT static inline __attribute__((always_inline))
+
 /* Shared control block at the start of each ring area. */
 struct tide_ring_ctrl {
     _Alignas(64) _Atomic uint64_t head;  /* consumer position */
@@ -160,7 +164,7 @@ static inline uint64_t tide_ring_round(uint64_t n)
 /* Make the word at ring offset off harmless before the consumer can look
  * at it: if payload bytes lie there, a zero word (ordered before the next
  * release store). */
-static inline void tide_ring_guard(struct tide_ring_prod *p, uint64_t off)
+TIDE_RING_HOT void tide_ring_guard(struct tide_ring_prod *p, uint64_t off)
 {
     uint64_t cell = off / TIDE_RING_CELL;
     uint64_t bit = 1ull << (cell & 63);
@@ -188,7 +192,7 @@ static inline void tide_ring_mark(struct tide_ring_prod *p, uint64_t first, uint
 
 /* Reserve room for len payload bytes. Returns where to write the payload,
  * or NULL if the ring is full now. */
-static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
+TIDE_RING_HOT void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
 {
     uint64_t need = tide_ring_round(8 + (uint64_t)len);
     uint64_t off = p->tail & p->mask;
@@ -218,7 +222,7 @@ static inline void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
 }
 
 /* Publish the entry reserved last, holding len payload bytes. */
-static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
+TIDE_RING_HOT void tide_ring_commit(struct tide_ring_prod *p, size_t len)
 {
     uint64_t off = p->tail & p->mask;
     uint64_t need = tide_ring_round(8 + (uint64_t)len);
@@ -234,7 +238,7 @@ static inline void tide_ring_commit(struct tide_ring_prod *p, size_t len)
 }
 
 /* The next entry's payload and length, or NULL if none has arrived. */
-static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
+TIDE_RING_HOT const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
 {
     for (;;) {
         uint64_t off = c->head & c->mask;
@@ -263,7 +267,7 @@ static inline const void *tide_ring_peek(struct tide_ring_cons *c, size_t *len)
 }
 
 /* Consume the entry returned by the last peek. */
-static inline void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
+TIDE_RING_HOT void tide_ring_release(struct tide_ring_cons *c, size_t len, int publish_now)
 {
     c->head += tide_ring_round(8 + (uint64_t)len);
     if (publish_now || c->head - c->published >= c->size / 8) {

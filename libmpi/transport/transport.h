@@ -119,6 +119,11 @@ struct tide_transport {
      * without progress_shared that has makes waiting under the shared
      * lock give way to the exclusive engine soon)? */
     bool (*active)(void);
+    /* Optional, for the single-threaded short path (pt2pt/lean.c): send a
+     * plain eager message (no flags) of len bytes from a contiguous buffer,
+     * as send would with the header { EAGER, ctx, src, tag, len, sreq }. */
+    int (*send_eager)(struct tide_proc *p, uint32_t ctx, int32_t src, int32_t tag, uint64_t sreq, const void *data,
+                      size_t len);
     /* Optional: p may be asleep waiting for memory this process shares
      * with it and has just written (the writer issued a full barrier
      * since): wake it if so. Transports without it cannot wake peers. */
@@ -129,6 +134,11 @@ struct tide_transport {
  * valid only during the call. */
 void tide_protocol_incoming(struct tide_proc *from, const struct tide_hdr *h, const void *payload,
                             size_t payload_len);
+/* The same for a plain eager message (no flags) given by its fields: a
+ * transport that writes such messages with a short header of its own
+ * hands them over without making a tide_hdr. */
+void tide_protocol_incoming_eager(struct tide_proc *from, uint32_t ctx, int32_t src, int32_t tag, uint64_t sreq,
+                                  const void *payload, size_t payload_len);
 /* Around a pass that delivers several messages from one process: work
  * their arrival starts may be done together at the end (single-copy
  * reads). Nest freely. */

@@ -1,0 +1,205 @@
+/*
+ * lean.c: the single-threaded short path of MPI_Send, MPI_Isend and
+ * MPI_Irecv
+ * (lean.h). A small contiguous message to a peer whose transport writes
+ * eager messages in place goes out in one pass: the communicator and
+ * type looked up, the arguments checked as check_send does, the message
+ * written with its short header, and for MPI_Isend a request made
+ * complete, holding what a cancel needs (as tide_isend_eager_now leaves
+ * it). MPI_Irecv posts its request in one pass when no message waits
+ * unmatched on the context (else tide_recv_start matches it). MPI_Wait
+ * and MPI_Waitall finish plain requests (sends and receives with nothing
+ * to do on completion, and no error) without the general bookkeeping.
+ * Anything else (errors included) is the ordinary path's.
+ */
+#include "runtime/api.h"
+#include "params.h"
+#include "pt2pt/lean.h"
+#include "pt2pt/match.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/protocol.h"
+#include "pt2pt/protocol_internal.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
+#include "comm/comm.h"
+#include "comm/comm_fault.h"
+#include "datatype/datatype.h"
+#include "runtime/proc.h"
+#include "transport/transport.h"
+
+bool tide_lean_on;
+
+void tide_lean_update(bool runtime_up)
+{
+    tide_lean_on = runtime_up && !tide_thread_multiple && tide_config_int("lean_path") != 0;
+}
+
+/* The peer, transport and context of a message the short path sends:
+ * NULL if it does not take it. */
+static inline __attribute__((always_inline)) struct tide_proc *
+lean_target(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, struct tide_comm **cp,
+            size_t *bytesp, const void **datap, uint32_t *ctxp)
+{
+    struct tide_comm *c = tide_handle_get(TIDE_KIND_COMM, comm);
+    if (!c || c->freed)
+        return NULL;
+    struct tide_datatype *dt = tide_datatype_lookup(datatype);
+    if (!tide_pt2pt_args_ok(c, buf, count, dt, dest, tag, false) || dest == MPI_PROC_NULL || !dt->contig)
+        return NULL;
+    struct tide_proc *p = c->peers[dest];
+    struct tide_transport *tx = p->tx;
+    size_t bytes = (size_t)count * dt->size;
+    uint32_t ctx = tide_comm_send_ctx(c, dest, c->context_id);
+    if (!tx || !tx->send_eager || p->pend_head || tide_comm_faults || bytes > tx->eager_limit_low ||
+        bytes > tide_eager_limit_for(p, tx, ctx))
+        return NULL;
+    *cp = c;
+    *bytesp = bytes;
+    *datap = (const void *)((uintptr_t)buf + (uintptr_t)dt->true_lb);
+    *ctxp = ctx;
+    return p;
+}
+
+int tide_lean_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    struct tide_comm *c;
+    size_t bytes;
+    const void *data;
+    uint32_t ctx;
+    struct tide_proc *p = lean_target(buf, count, datatype, dest, tag, comm, &c, &bytes, &data, &ctx);
+    if (!p || p->tx->send_eager(p, ctx, c->rank, tag, 0, data, bytes) != 0)
+        return tide_send_full(buf, count, datatype, dest, tag, comm);
+    tide_msg_counters.msgs_sent++;
+    tide_msg_counters.bytes_sent += bytes;
+    return MPI_SUCCESS;
+}
+
+int tide_lean_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    struct tide_comm *c;
+    size_t bytes;
+    const void *data;
+    uint32_t ctx;
+    struct tide_proc *p = lean_target(buf, count, datatype, dest, tag, comm, &c, &bytes, &data, &ctx);
+    struct tide_request *r;
+    if (!p || !request || !(r = tide_request_new(TIDE_REQ_SEND)))
+        return tide_isend_full(buf, count, datatype, dest, tag, comm, request);
+    if (p->tx->send_eager(p, ctx, c->rank, tag, r->id, data, bytes) != 0) {
+        r->complete = true;
+        tide_request_free(r);
+        return tide_isend_full(buf, count, datatype, dest, tag, comm, request);
+    }
+    tide_msg_counters.msgs_sent++;
+    tide_msg_counters.bytes_sent += bytes;
+    r->mode = TIDE_MODE_STANDARD;
+    r->peer = dest;
+    r->tag = tag;
+    r->ctx = ctx;
+    r->proc = p;
+    r->tx = p->tx;
+    r->bytes = bytes;
+    r->state = TIDE_RS_DONE;
+    r->complete = true;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    struct tide_comm *c = tide_handle_get(TIDE_KIND_COMM, comm);
+    struct tide_datatype *dt;
+    struct tide_matchq *q;
+    struct tide_request *r;
+    if (!c || c->freed || !request ||
+        !tide_pt2pt_args_ok(c, buf, count, dt = tide_datatype_lookup(datatype), source, tag, true) ||
+        source == MPI_PROC_NULL || tide_comm_faults || !(q = tide_matchq_find(c->context_id)) || q->arrival ||
+        !(r = tide_request_new(TIDE_REQ_RECV)))
+        return tide_irecv_full(buf, count, datatype, source, tag, comm, request);
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    r->dtype = dt->handle;
+    tide_datatype_retain(dt);
+    r->peer = source;
+    r->tag = tag;
+    r->comm = c;
+    tide_comm_retain(c);
+    r->ctx = c->context_id;
+    if (q->nunexpected) {
+        tide_recv_start(r); /* it has the queue: no error */
+    } else {
+        r->bytes = (size_t)count * dt->size;
+        tide_conv_init(&r->conv, dt, (size_t)count, buf);
+        tide_match_post(q, r);
+    }
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+/* the most requests MPI_Waitall takes this way */
+#define LEAN_WAITALL_MAX 128
+
+static bool done_or_interrupted(void *arg)
+{
+    const struct tide_request *r = arg;
+    return r->complete || r->ft_interrupted;
+}
+
+/* Can the short path finish r (complete)? */
+static inline bool finishable(const struct tide_request *r)
+{
+    return r->complete && r->error == MPI_SUCCESS && !r->cancelled && tide_request_shared_done(r);
+}
+
+int tide_lean_wait(MPI_Request *request, MPI_Status *status)
+{
+    struct tide_request *r;
+    if (!request || *request == MPI_REQUEST_NULL || !(r = tide_request_get(*request)) || r->persistent)
+        return tide_wait_full(request, status);
+    if (!r->complete)
+        tide_progress_until(done_or_interrupted, r);
+    if (!finishable(r))
+        return tide_wait_full(request, status); /* it finds r complete, or reports it */
+    tide_request_status_out(r, status);
+    tide_request_free_plain(r);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+int tide_lean_waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    if (count < 0 || count > LEAN_WAITALL_MAX || (count > 0 && !reqs))
+        return tide_waitall_full(count, reqs, statuses);
+    struct tide_request *rp[LEAN_WAITALL_MAX];
+    for (int i = 0; i < count; i++) {
+        rp[i] = NULL;
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        struct tide_request *r = tide_request_get(reqs[i]);
+        if (!r || r->persistent)
+            return tide_waitall_full(count, reqs, statuses);
+        rp[i] = r;
+    }
+    /* waiting is not seen by the caller: the ordinary path may still
+     * finish them all if one turns out not to be plain */
+    for (int i = 0; i < count; i++)
+        if (rp[i] && !rp[i]->complete)
+            tide_progress_until(done_or_interrupted, rp[i]);
+    for (int i = 0; i < count; i++)
+        if (rp[i] && !finishable(rp[i]))
+            return tide_waitall_full(count, reqs, statuses);
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!rp[i]) {
+            if (st != MPI_STATUS_IGNORE)
+                tide_status_empty(st);
+            continue;
+        }
+        tide_request_status_out(rp[i], st);
+        tide_request_free_plain(rp[i]);
+        reqs[i] = MPI_REQUEST_NULL;
+    }
+    return MPI_SUCCESS;
+}
