@@ -1,13 +1,15 @@
 /*
- * lean.c: the single-threaded short path of MPI_Send, MPI_Isend and
- * MPI_Irecv
- * (lean.h). A small contiguous message to a peer whose transport writes
- * eager messages in place goes out in one pass: the communicator and
+ * lean.c: the single-threaded short path (lean.h) of MPI_Send,
+ * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait and MPI_Waitall. A small
+ * contiguous message to a peer whose transport writes eager messages in
+ * place goes out in one pass: the communicator and
  * type looked up, the arguments checked as check_send does, the message
  * written with its short header, and for MPI_Isend a request made
  * complete, holding what a cancel needs (as tide_isend_eager_now leaves
- * it). MPI_Irecv posts its request in one pass when no message waits
- * unmatched on the context (else tide_recv_start matches it). MPI_Wait
+ * it). MPI_Irecv and MPI_Recv post their request in one pass when no
+ * message waits unmatched on the context (else the ordinary path, which
+ * matches it at once; MPI_Recv then takes an eager message without a
+ * request at all), and MPI_Recv waits and finishes it. MPI_Wait
  * and MPI_Waitall finish plain requests (sends and receives with nothing
  * to do on completion, and no error) without the general bookkeeping.
  * Anything else (errors included) is the ordinary path's.
@@ -105,18 +107,20 @@ int tide_lean_isend(const void *buf, int count, MPI_Datatype datatype, int dest,
     return MPI_SUCCESS;
 }
 
-int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                    MPI_Request *request)
+/* A receive request for the arguments, posted, when no message waits
+ * unmatched on its context; NULL with nothing done if the short path
+ * does not take it. */
+static inline __attribute__((always_inline)) struct tide_request *
+lean_post(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm)
 {
     struct tide_comm *c = tide_handle_get(TIDE_KIND_COMM, comm);
     struct tide_datatype *dt;
     struct tide_matchq *q;
     struct tide_request *r;
-    if (!c || c->freed || !request ||
-        !tide_pt2pt_args_ok(c, buf, count, dt = tide_datatype_lookup(datatype), source, tag, true) ||
+    if (!c || c->freed || !tide_pt2pt_args_ok(c, buf, count, dt = tide_datatype_lookup(datatype), source, tag, true) ||
         source == MPI_PROC_NULL || tide_comm_faults || !(q = tide_matchq_find(c->context_id)) || q->arrival ||
-        !(r = tide_request_new(TIDE_REQ_RECV)))
-        return tide_irecv_full(buf, count, datatype, source, tag, comm, request);
+        q->nunexpected || !(r = tide_request_new(TIDE_REQ_RECV)))
+        return NULL;
     r->buf = buf;
     r->count = count;
     r->dt = dt;
@@ -127,14 +131,44 @@ int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int
     r->comm = c;
     tide_comm_retain(c);
     r->ctx = c->context_id;
-    if (q->nunexpected) {
-        tide_recv_start(r); /* it has the queue: no error */
-    } else {
-        r->bytes = (size_t)count * dt->size;
-        tide_conv_init(&r->conv, dt, (size_t)count, buf);
-        tide_match_post(q, r);
-    }
+    r->bytes = (size_t)count * dt->size;
+    tide_conv_init(&r->conv, dt, (size_t)count, buf);
+    tide_match_post(q, r);
+    return r;
+}
+
+int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    struct tide_request *r;
+    if (!request || !(r = lean_post(buf, count, datatype, source, tag, comm)))
+        return tide_irecv_full(buf, count, datatype, source, tag, comm, request);
     *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+static bool done_or_interrupted(void *arg);
+static inline bool finishable(const struct tide_request *r);
+
+int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status)
+{
+    struct tide_request *r = lean_post(buf, count, datatype, source, tag, comm);
+    if (!r)
+        return tide_recv_full(buf, count, datatype, source, tag, comm, status);
+    tide_progress_until(done_or_interrupted, r);
+    if (__builtin_expect(!finishable(r), 0)) {
+        /* as the ordinary path ends (tide_recv_blocking, tide_recv_api) */
+        struct tide_comm *c = r->comm;
+        tide_comm_retain(c);
+        int err = tide_wait_free(r, status);
+        if (err)
+            err = tide_raise_comm(c, err);
+        tide_comm_release(c);
+        return err;
+    }
+    tide_request_status_out(r, status);
+    tide_request_free_plain(r);
     return MPI_SUCCESS;
 }
 

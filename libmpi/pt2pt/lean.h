@@ -26,6 +26,8 @@ void tide_lean_update(bool runtime_up);
 int tide_lean_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int tide_lean_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request);
+int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status);
 int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                     MPI_Request *request);
 int tide_lean_wait(MPI_Request *request, MPI_Status *status);
@@ -35,6 +37,8 @@ int tide_lean_waitall(int count, MPI_Request reqs[], MPI_Status statuses[]);
 int tide_send_full(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int tide_isend_full(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request);
+int tide_recv_full(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status);
 int tide_irecv_full(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                     MPI_Request *request);
 int tide_wait_full(MPI_Request *request, MPI_Status *status);

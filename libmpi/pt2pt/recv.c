@@ -45,13 +45,21 @@ int tide_recv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datat
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_recv(buf, count, datatype, source, tag, comm, status);
+    return tide_recv_full(buf, count, datatype, source, tag, comm, status);
+}
+TIDE_ALIAS(MPI_Recv)
+
+int tide_recv_full(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status)
+{
     int rc;
     if (__builtin_expect(tide_fastpath_on, 0) && tide_fast_recv(buf, count, datatype, source, tag, comm, status, &rc))
         return rc;
     TIDE_API_ENTER();
     return tide_recv_api("MPI_Recv", buf, count, datatype, source, tag, comm, status);
 }
-TIDE_ALIAS(MPI_Recv)
 
 int tide_irecv_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)
