@@ -48,7 +48,7 @@ void tide_status_empty(MPI_Status *s)
     s->tide_nbytes = 0;
 }
 
-static void request_init(struct tide_request *r, int kind, uint32_t n);
+static inline __attribute__((always_inline)) void request_init(struct tide_request *r, int kind, uint32_t n);
 
 struct tide_request *tide_request_new(int kind)
 {
@@ -108,56 +108,26 @@ struct tide_request *tide_request_new_shared(int kind)
     return r;
 }
 
-static void request_init(struct tide_request *r, int kind, uint32_t n)
+static inline __attribute__((always_inline)) void request_init(struct tide_request *r, int kind, uint32_t n)
 {
-    r->pooled = false;
-    /* every field but the convertor (set up by whoever uses it), assigned
-     * one by one: on the message path this is measurably cheaper than a
-     * memset of the struct */
+    /* zero from the field after handle up to conv, 16 bytes a store (a
+     * memset of this size becomes a string instruction, slower to start
+     * on the message path), then the nonzero initial values */
+    typedef uint64_t zero16 __attribute__((vector_size(16), aligned(8)));
+    enum { FIRST = offsetof(struct tide_request, kind), END = offsetof(struct tide_request, conv) };
+    _Static_assert(FIRST == sizeof(int) && (END - FIRST) % 8 == 4, "the cleared part's layout");
+    uint8_t *p = (uint8_t *)r;
+    memset(p + FIRST, 0, 4);
+#pragma GCC unroll 32
+    for (size_t off = FIRST + 4; off + 16 <= END; off += 16)
+        memcpy(p + off, &(zero16){0, 0}, 16);
+    if ((END - FIRST - 4) % 16)
+        memset(p + END - 8, 0, 8);
     r->kind = (uint8_t)kind;
-    r->mode = 0;
     r->state = TIDE_RS_POSTED;
-    r->persistent = false;
-    r->user_freed = false;
-    r->cancel_pending = false;
-    r->cancelled = false;
-    r->truncated = false;
-    r->ft_interrupted = false;
-    r->complete = false;
-    tide_status_empty(&r->status);
-    r->error = MPI_SUCCESS;
-    r->buf = NULL;
-    r->count = 0;
-    r->dtype = 0;
-    r->dt = NULL;
-    r->peer = 0;
-    r->tag = 0;
-    r->comm = NULL;
-    r->ctx = 0;
-    r->proc = NULL;
-    r->tx = NULL;
-    r->bytes = 0;
-    r->msg_len = 0;
-    r->done_bytes = 0;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE; /* the empty status */
+    r->status.MPI_TAG = MPI_ANY_TAG;
     r->id = ((uint64_t)n << 32) | (uint32_t)r->handle;
-    r->remote = 0;
-    r->bsend_link = NULL;
-    r->split = 0;
-    r->split_off = 0;
-    r->riov = NULL;
-    r->zc_pending = 0;
-    r->nriov = 0;
-    r->next = r->prev = NULL;
-    r->on_complete = NULL;
-    r->cb_data = NULL;
-    r->on_destroy = NULL;
-    r->greq_query = NULL;
-    r->greq_free = NULL;
-    r->greq_cancel = NULL;
-    r->greq_state = NULL;
-    r->greq_freed = false;
-    r->rdv_counted = false;
-    r->pool_next = NULL;
 }
 
 struct tide_request *tide_request_by_id(uint64_t id)

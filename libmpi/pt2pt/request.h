@@ -46,8 +46,9 @@ enum tide_req_state {
     TIDE_RS_DONE,
 };
 
-/* tide_request_new assigns every field (but conv) explicitly: a new field
- * needs its initial value there. */
+/* tide_request_new clears every field but handle and conv (set up by
+ * whoever uses it) and then sets those whose initial value is not zero:
+ * a new field goes before conv, and into that list if it starts nonzero. */
 struct tide_request {
     int handle;
     uint8_t kind;
@@ -78,7 +79,6 @@ struct tide_request {
     size_t done_bytes;      /* data moved so far */
     uint64_t id;            /* this request's id in messages (handle + sequence) */
     uint64_t remote;        /* the peer's request id (rendezvous) */
-    struct tide_convertor conv;
     /* buffered mode: the user's request and the send of the message's copy
      * in the attached buffer name each other until that send has finished
      * or the user's request goes (a cancel of the one cancels the other) */
@@ -106,6 +106,8 @@ struct tide_request {
     bool rdv_counted;       /* counted in tide_rdv_sends_in_flight */
     bool pooled;            /* in the free pool: its handle names nothing */
     struct tide_request *pool_next;
+    /* last: tide_request_new clears everything between handle and here */
+    struct tide_convertor conv;
 };
 
 /* This process's rendezvous sends not yet complete: while there are

@@ -15,6 +15,7 @@ p2p_all() {
     tcase p2p.$tag.errors -- "$@" $MPIEXEC -n 3 $TB/p2p_errors
     tcase p2p.$tag.probe -- "$@" $MPIEXEC -n 3 $TB/p2p_probe
     tcase p2p.$tag.status-error -- "$@" $MPIEXEC -n 2 $TB/p2p_status_error
+    tcase p2p.$tag.short -out "p2p_short: ok" -- "$@" $MPIEXEC -n 2 $TB/p2p_short
     tcase p2p.$tag.sendrecv -- "$@" $MPIEXEC -n 4 $TB/p2p_sendrecv
     tcase p2p.$tag.isendrecv.4 -t 120 -out "p2p_isendrecv: ok" -- "$@" $MPIEXEC -n 4 $TB/p2p_isendrecv
     tcase p2p.$tag.flood -t 180 -- "$@" $MPIEXEC -n 16 $TB/p2p_flood
@@ -28,6 +29,14 @@ p2p_all default env
 p2p_all tcp env TIDE_TRANSPORTS=tcp,self
 p2p_all nocma env TIDE_SHM_CMA=0
 p2p_all nodes env TIDE_SIM_NODES=2
+# the calls' ordinary paths, which the short path (pt2pt/lean.c) leaves
+# to messages it does not take: every small message through them here
+for t in modes.2:p2p_modes order:p2p_order cancel:p2p_cancel completion:p2p_completion \
+    status-error:p2p_status_error short:p2p_short probe:p2p_probe; do
+    n=3
+    case $t in modes.2* | cancel* | status-error* | short*) n=2 ;; order*) n=4 ;; esac
+    tcase p2p.ordinary.${t%%:*} -t 120 -- env TIDE_LEAN_PATH=0 $MPIEXEC -n $n $TB/${t#*:}
+done
 # a message of 2^31 + 5 MPI_CHAR: 2 GiB on each rank, about 5 s of CPU
 # on each (TIDE_TEST_NO_BIG set in the environment leaves it out)
 tcase p2p.large-count.big -t 300 -out "p2p_large_count: ok" -- $MPIEXEC -n 2 $TB/p2p_large_count
