@@ -158,16 +158,7 @@ bool tide_fast_isend(const void *buf, int count, MPI_Datatype datatype, int dest
         tide_lock_shared_end();
         return false;
     }
-    /* what a cancel needs, as tide_isend_eager_now leaves it */
-    r->mode = TIDE_MODE_STANDARD;
-    r->peer = dest;
-    r->tag = tag;
-    r->ctx = ctx;
-    r->proc = p;
-    r->tx = p->tx;
-    r->bytes = (size_t)count * dt->size;
-    r->state = TIDE_RS_DONE;
-    r->complete = true;
+    tide_request_eager_sent(r, TIDE_MODE_STANDARD, dest, tag, ctx, p, p->tx, (size_t)count * dt->size);
     *request = r->handle;
     tide_lock_shared_end();
     return true;

@@ -94,15 +94,7 @@ int tide_lean_isend(const void *buf, int count, MPI_Datatype datatype, int dest,
     }
     tide_msg_counters.msgs_sent++;
     tide_msg_counters.bytes_sent += bytes;
-    r->mode = TIDE_MODE_STANDARD;
-    r->peer = dest;
-    r->tag = tag;
-    r->ctx = ctx;
-    r->proc = p;
-    r->tx = p->tx;
-    r->bytes = bytes;
-    r->state = TIDE_RS_DONE;
-    r->complete = true;
+    tide_request_eager_sent(r, TIDE_MODE_STANDARD, dest, tag, ctx, p, p->tx, bytes);
     *request = r->handle;
     return MPI_SUCCESS;
 }
@@ -121,16 +113,7 @@ lean_post(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_
         source == MPI_PROC_NULL || tide_comm_faults || !(q = tide_matchq_find(c->context_id)) || q->arrival ||
         q->nunexpected || !(r = tide_request_new(TIDE_REQ_RECV)))
         return NULL;
-    r->buf = buf;
-    r->count = count;
-    r->dt = dt;
-    r->dtype = dt->handle;
-    tide_datatype_retain(dt);
-    r->peer = source;
-    r->tag = tag;
-    r->comm = c;
-    tide_comm_retain(c);
-    r->ctx = c->context_id;
+    tide_request_fill(r, buf, count, dt, source, tag, c, c->context_id);
     r->bytes = (size_t)count * dt->size;
     tide_conv_init(&r->conv, dt, (size_t)count, buf);
     tide_match_post(q, r);

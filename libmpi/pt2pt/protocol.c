@@ -926,16 +926,7 @@ int tide_isend_eager_now(struct tide_request *r, const void *buf, MPI_Count coun
     struct tide_proc *p = eager_now(NULL, 0, buf, count, dt, dest, tag, comm, ctx, r->id, &tx);
     if (!p)
         return 0;
-    /* what a cancel needs (the message may still be unmatched there) */
-    r->mode = (uint8_t)mode;
-    r->peer = dest;
-    r->tag = tag;
-    r->ctx = ctx;
-    r->proc = p;
-    r->tx = tx;
-    r->bytes = (size_t)count * dt->size;
-    r->state = TIDE_RS_DONE;
-    r->complete = true;
+    tide_request_eager_sent(r, mode, dest, tag, ctx, p, tx, (size_t)count * dt->size);
     return 1;
 }
 

@@ -15,6 +15,23 @@
 
 struct tide_datatype;
 
+/* A request's operation: its arguments, and the references it holds. */
+static inline void tide_request_fill(struct tide_request *r, const void *buf, MPI_Count count,
+                                     struct tide_datatype *dt, int peer, int tag, struct tide_comm *comm,
+                                     uint32_t ctx)
+{
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    r->dtype = dt->handle;
+    tide_datatype_retain(dt);
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+    tide_comm_retain(comm);
+    r->ctx = ctx;
+}
+
 /* Start an internal send/receive; *out gets the request (freed by
  * tide_wait_free). Return MPI_SUCCESS or an error code. */
 int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,

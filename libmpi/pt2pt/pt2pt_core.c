@@ -31,21 +31,6 @@ void tide_wait_request(struct tide_request *r)
         tide_ft_end_interrupted(r);
 }
 
-static void fill(struct tide_request *r, const void *buf, MPI_Count count, struct tide_datatype *dt, int peer,
-                 int tag, struct tide_comm *comm, uint32_t ctx)
-{
-    r->buf = (void *)buf;
-    r->count = count;
-    r->dt = dt;
-    r->dtype = dt->handle;
-    tide_datatype_retain(dt);
-    r->peer = peer;
-    r->tag = tag;
-    r->comm = comm;
-    tide_comm_retain(comm);
-    r->ctx = ctx;
-}
-
 int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out)
 {
@@ -58,7 +43,7 @@ int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int d
         *out = r;
         return MPI_SUCCESS;
     }
-    fill(r, buf, count, dt, dest, tag, comm, ctx);
+    tide_request_fill(r, buf, count, dt, dest, tag, comm, ctx);
     r->mode = (uint8_t)mode;
     int rc = tide_send_start(r);
     if (rc != MPI_SUCCESS) {
@@ -76,7 +61,7 @@ int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source,
     struct tide_request *r = tide_request_new(TIDE_REQ_RECV);
     if (!r)
         return tide_err(MPI_ERR_NO_MEM, "receive: out of memory for a request");
-    fill(r, buf, count, dt, source, tag, comm, ctx);
+    tide_request_fill(r, buf, count, dt, source, tag, comm, ctx);
     int rc = tide_recv_start(r);
     if (rc != MPI_SUCCESS) {
         r->complete = true;

@@ -155,24 +155,11 @@ static void request_destroy(struct tide_request *r)
     }
     tide_request_unlink_bsend(r);
     uncount_rdv(r);
-    if (r->dt) {
-        tide_datatype_release(r->dt);
-        r->dt = NULL;
-    }
-    if (r->comm) {
-        tide_comm_release(r->comm);
-        r->comm = NULL;
-    }
     if (r->riov) {
         free(r->riov);
         r->riov = NULL;
     }
-    /* pooled with its handle, which names nothing until the request is
-     * given out again */
-    r->pooled = true;
-    r->id = 0;
-    r->pool_next = pool;
-    pool = r;
+    tide_request_free_plain(r);
 }
 
 void tide_request_free_plain(struct tide_request *r)
@@ -185,6 +172,8 @@ void tide_request_free_plain(struct tide_request *r)
         tide_comm_release(r->comm);
         r->comm = NULL;
     }
+    /* pooled with its handle, which names nothing until the request is
+     * given out again */
     r->pooled = true;
     r->id = 0;
     r->pool_next = pool;

@@ -155,6 +155,22 @@ void tide_request_free(struct tide_request *req);
 /* tide_request_free of a complete request tide_request_shared_done
  * accepts, with the library lock held exclusively or not in use. */
 void tide_request_free_plain(struct tide_request *r);
+/* A send request whose eager message has gone out (to p over tx, on
+ * context ctx): complete, holding what a cancel needs (the message may
+ * still be unmatched at the receiver). */
+static inline void tide_request_eager_sent(struct tide_request *r, int mode, int dest, int tag, uint32_t ctx,
+                                           struct tide_proc *p, struct tide_transport *tx, size_t bytes)
+{
+    r->mode = (uint8_t)mode;
+    r->peer = dest;
+    r->tag = tag;
+    r->ctx = ctx;
+    r->proc = p;
+    r->tx = tx;
+    r->bytes = bytes;
+    r->state = TIDE_RS_DONE;
+    r->complete = true;
+}
 /* Fill *status (unless MPI_STATUS_IGNORE) from a completed request. Its
  * MPI_ERROR field keeps the caller's value: only the multiple-completion
  * calls set it, and only when they return MPI_ERR_IN_STATUS (wait.c). */
