@@ -26,7 +26,9 @@
  * ring runs empty.
  *
  * A producer finding the ring empty once it is TIDE_RING_REWIND bytes
- * into a lap skips to the next lap's start: a conversation of messages
+ * into a lap skips to the next lap's start (if its entry fits before
+ * where it was: until the consumer has passed the skip, the skipped
+ * part counts as used): a conversation of messages
  * one at a time (a ping-pong) then keeps to the ring's first lines,
  * which stay in the caches of both cores, instead of walking the whole
  * ring. At 4 KiB (not 16), a ping-pong of 1-8 KiB messages keeps to
@@ -205,8 +207,8 @@ TIDE_RING_HOT void *tide_ring_reserve(struct tide_ring_prod *p, size_t len)
         /* past the rewind point: back to the lap's start if the ring is empty */
         p->rewind_check = p->tail + TIDE_RING_REWIND_EVERY;
         p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
-        if (p->head_cache == p->tail)
-            skip = p->size - off;
+        if (p->head_cache == p->tail && need <= off)
+            skip = p->size - off; /* the entry fits before the skipped part */
     }
     if (p->tail + skip + need - p->head_cache > p->size) {
         p->head_cache = atomic_load_explicit(&p->ctrl->head, memory_order_acquire);
