@@ -1,17 +1,19 @@
 /*
  * lean.c: the single-threaded short path (lean.h) of MPI_Send,
- * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Wait and MPI_Waitall. A small
- * contiguous message to a peer whose transport writes eager messages in
- * place goes out in one pass: the communicator and
- * type looked up, the arguments checked as check_send does, the message
- * written with its short header, and for MPI_Isend a request made
- * complete, holding what a cancel needs (as tide_isend_eager_now leaves
- * it). MPI_Irecv and MPI_Recv post their request in one pass when no
- * message waits unmatched on the context (else the ordinary path, which
- * matches it at once; MPI_Recv then takes an eager message without a
- * request at all), and MPI_Recv waits and finishes it. MPI_Wait
- * and MPI_Waitall finish plain requests (sends and receives with nothing
- * to do on completion, and no error) without the general bookkeeping.
+ * MPI_Isend, MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Wait and
+ * MPI_Waitall. A small contiguous message to a peer whose transport
+ * writes eager messages in place goes out in one pass: the communicator
+ * and type looked up, the arguments checked as check_send does, the
+ * message written with its short header, and for MPI_Isend a request
+ * made complete, holding what a cancel needs (as tide_isend_eager_now
+ * leaves it). MPI_Irecv and MPI_Recv post their request in one pass when
+ * no message waits unmatched on the context (else the ordinary path,
+ * which matches it at once; MPI_Recv then takes an eager message without
+ * a request at all), and MPI_Recv waits and finishes it. MPI_Sendrecv
+ * posts its receive so, then sends so (or, if the ring has no room, by
+ * the ordinary internal send), then waits as MPI_Recv does. MPI_Wait and
+ * MPI_Waitall finish plain requests (sends and receives with nothing to
+ * do on completion, and no error) without the general bookkeeping.
  * Anything else (errors included) is the ordinary path's.
  */
 #include "runtime/api.h"
@@ -133,18 +135,18 @@ int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int
 static bool done_or_interrupted(void *arg);
 static inline bool finishable(const struct tide_request *r);
 
-int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                   MPI_Status *status)
+/* Wait for posted receive r and finish it; send_err: the error of a send
+ * that went with it (MPI_Sendrecv), reported if the receive has none. */
+static int lean_recv_finish(struct tide_request *r, MPI_Status *status, int send_err)
 {
-    struct tide_request *r = lean_post(buf, count, datatype, source, tag, comm);
-    if (!r)
-        return tide_recv_full(buf, count, datatype, source, tag, comm, status);
     tide_progress_until(done_or_interrupted, r);
-    if (__builtin_expect(!finishable(r), 0)) {
-        /* as the ordinary path ends (tide_recv_blocking, tide_recv_api) */
+    if (__builtin_expect(!finishable(r) || send_err, 0)) {
+        /* as the ordinary paths end (tide_recv_api, tide_sendrecv_api) */
         struct tide_comm *c = r->comm;
         tide_comm_retain(c);
         int err = tide_wait_free(r, status);
+        if (!err)
+            err = send_err;
         if (err)
             err = tide_raise_comm(c, err);
         tide_comm_release(c);
@@ -153,6 +155,45 @@ int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     tide_request_status_out(r, status);
     tide_request_free_plain(r);
     return MPI_SUCCESS;
+}
+
+int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status)
+{
+    struct tide_request *r = lean_post(buf, count, datatype, source, tag, comm);
+    if (!r)
+        return tide_recv_full(buf, count, datatype, source, tag, comm, status);
+    return lean_recv_finish(r, status, MPI_SUCCESS);
+}
+
+int tide_lean_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                       MPI_Status *status)
+{
+    /* the receive first, then the send, as the ordinary path does: two
+     * processes exchanging never wait for each other */
+    struct tide_comm *c;
+    size_t bytes;
+    const void *data;
+    uint32_t ctx;
+    struct tide_proc *p = lean_target(sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &bytes, &data, &ctx);
+    struct tide_request *r;
+    if (!p || !(r = lean_post(recvbuf, recvcount, recvtype, source, recvtag, comm)))
+        return tide_sendrecv_full(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                                  recvtag, comm, status);
+    int send_err = MPI_SUCCESS;
+    if (p->tx->send_eager(p, ctx, c->rank, sendtag, 0, data, bytes) == 0) {
+        tide_msg_counters.msgs_sent++;
+        tide_msg_counters.bytes_sent += bytes;
+    } else {
+        /* no room now: the ordinary send, queued behind the ring */
+        struct tide_request *s;
+        send_err = tide_isend(sendbuf, sendcount, tide_datatype_lookup(sendtype), dest, sendtag, c, c->context_id,
+                              TIDE_MODE_STANDARD, &s);
+        if (!send_err)
+            send_err = tide_wait_free(s, MPI_STATUS_IGNORE);
+    }
+    return lean_recv_finish(r, status, send_err);
 }
 
 /* the most requests MPI_Waitall takes this way */

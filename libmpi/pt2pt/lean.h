@@ -30,6 +30,9 @@ int tide_lean_recv(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Status *status);
 int tide_lean_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                     MPI_Request *request);
+int tide_lean_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                       MPI_Status *status);
 int tide_lean_wait(MPI_Request *request, MPI_Status *status);
 int tide_lean_waitall(int count, MPI_Request reqs[], MPI_Status statuses[]);
 
@@ -41,6 +44,9 @@ int tide_recv_full(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Status *status);
 int tide_irecv_full(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                     MPI_Request *request);
+int tide_sendrecv_full(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                       MPI_Status *status);
 int tide_wait_full(MPI_Request *request, MPI_Status *status);
 int tide_waitall_full(int count, MPI_Request reqs[], MPI_Status statuses[]);
 

@@ -4,6 +4,7 @@
  * other never deadlock whatever the message sizes.
  */
 #include "runtime/api.h"
+#include "pt2pt/lean.h"
 #include "pt2pt/protocol.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/pt2pt_api.h"
@@ -46,11 +47,22 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                   MPI_Status *status)
 {
+    if (__builtin_expect(tide_lean_on, 1))
+        return tide_lean_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                                  recvtag, comm, status);
+    return tide_sendrecv_full(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                              recvtag, comm, status);
+}
+TIDE_ALIAS(MPI_Sendrecv)
+
+int tide_sendrecv_full(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                       MPI_Status *status)
+{
     TIDE_API_ENTER();
     return tide_sendrecv_api("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                              recvtype, source, recvtag, comm, status);
 }
-TIDE_ALIAS(MPI_Sendrecv)
 
 int tide_sendrecv_replace_api(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                               int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)

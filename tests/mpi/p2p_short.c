@@ -1,17 +1,17 @@
 /*
  * p2p_short.c: the everyday small-message calls (MPI_Send, MPI_Isend,
- * MPI_Recv, MPI_Irecv, MPI_Wait, MPI_Waitall) as the standard defines
- * them, at every payload size from 0 to 200 bytes (so across the sizes
- * where a shared-memory entry's header and payload share a cache line
- * and where they do not) and at a few above: contents, statuses
- * (source, tag, MPI_Get_count), MPI_ANY_SOURCE and MPI_ANY_TAG,
- * non-overtaking between messages that arrive before their receive and
- * after, truncation (MPI_ERR_TRUNCATE in the status from MPI_Waitall,
- * returned by MPI_Recv and MPI_Wait), MPI_Waitall over null, inactive
- * persistent and finished requests, a send type whose data starts past
- * the buffer's address (true lower bound above 0), a receive into a
- * strided type, MPI_Cancel of a small send, and argument errors with
- * their classes. Run on 2 processes.
+ * MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Wait, MPI_Waitall) as the
+ * standard defines them, at every payload size from 0 to 200 bytes (so
+ * across the sizes where a shared-memory entry's header and payload
+ * share a cache line and where they do not): contents, statuses (source,
+ * tag, MPI_Get_count), MPI_ANY_SOURCE and MPI_ANY_TAG, non-overtaking
+ * between messages that arrive before their receive and after,
+ * truncation (MPI_ERR_TRUNCATE returned by MPI_Recv, MPI_Wait and
+ * MPI_Sendrecv, in the status from MPI_Waitall), MPI_Waitall over null,
+ * inactive persistent and finished requests, a send type whose data
+ * starts past the buffer's address (true lower bound above 0), a receive
+ * into a strided type, MPI_Cancel of a small send, and argument errors
+ * with their classes. Run on 2 processes.
  */
 #include "testutil.h"
 
@@ -89,6 +89,34 @@ static void sizes(int rank)
             }
         }
     }
+}
+
+/* MPI_Sendrecv between the two at many sizes, both ways at once; one
+ * with a receive too short for what comes */
+static void exchange(int rank)
+{
+    int peer = 1 - rank;
+    unsigned char out[MAXB + 8], in[MAXB + 8];
+    for (int size = 0; size <= MAXB; size += 7) {
+        fill(out, size);
+        memset(in, 0xee, sizeof in);
+        MPI_Status st;
+        CHECK_OK(MPI_Sendrecv(out, size, MPI_BYTE, peer, TAG + rank, in, MAXB, MPI_BYTE, peer, TAG + peer,
+                              MPI_COMM_WORLD, &st));
+        check_status(&st, peer, TAG + peer, size, "MPI_Sendrecv");
+        check_buf(in, size, 8, "MPI_Sendrecv");
+    }
+    fill(out, 30);
+    memset(in, 0xee, sizeof in);
+    int rc = MPI_Sendrecv(out, 30, MPI_BYTE, peer, TAG, in, rank == 0 ? 10 : 30, MPI_BYTE, peer, TAG, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == (rank == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS), "MPI_Sendrecv into %d bytes of 30: class %d",
+          rank == 0 ? 10 : 30, cls);
+    CHECK(in[rank == 0 ? 10 : 30] == 0xee, "MPI_Sendrecv wrote past its receive");
+    CHECK_ERR(MPI_Sendrecv(out, 1, MPI_BYTE, 5, TAG, in, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+              MPI_ERR_RANK);
 }
 
 /* messages that arrive before their receives keep their order, and so do
@@ -328,6 +356,7 @@ int main(int argc, char **argv)
     CHECK(size == 2, "needs 2 processes");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     sizes(rank);
+    exchange(rank);
     order(rank);
     truncation(rank, 0);
     truncation(rank, 1);
