@@ -38,65 +38,70 @@ void tide_lean_update(bool runtime_up)
     tide_lean_on = runtime_up && !tide_thread_multiple && tide_config_int("lean_path") != 0;
 }
 
-/* The peer, transport and context of a message the short path sends:
- * NULL if it does not take it. */
-static inline __attribute__((always_inline)) struct tide_proc *
-lean_target(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, struct tide_comm **cp,
-            size_t *bytesp, const void **datap, uint32_t *ctxp)
+/* A message the short path sends: to whom, what, on which context. */
+struct lean_msg {
+    struct tide_comm *c;
+    struct tide_proc *p;
+    const void *data;
+    size_t bytes;
+    uint32_t ctx;
+};
+
+/* Does the short path send this message? Fills *m if so. */
+static inline __attribute__((always_inline)) bool lean_target(const void *buf, int count, MPI_Datatype datatype,
+                                                              int dest, int tag, MPI_Comm comm, struct lean_msg *m)
 {
     struct tide_comm *c = tide_handle_get(TIDE_KIND_COMM, comm);
     if (!c || c->freed)
-        return NULL;
+        return false;
     struct tide_datatype *dt = tide_datatype_lookup(datatype);
     if (!tide_pt2pt_args_ok(c, buf, count, dt, dest, tag, false) || dest == MPI_PROC_NULL || !dt->contig)
-        return NULL;
+        return false;
     struct tide_proc *p = c->peers[dest];
     struct tide_transport *tx = p->tx;
     size_t bytes = (size_t)count * dt->size;
     uint32_t ctx = tide_comm_send_ctx(c, dest, c->context_id);
     if (!tx || !tx->send_eager || p->pend_head || tide_comm_faults || bytes > tx->eager_limit_low ||
         bytes > tide_eager_limit_for(p, tx, ctx))
-        return NULL;
-    *cp = c;
-    *bytesp = bytes;
-    *datap = (const void *)((uintptr_t)buf + (uintptr_t)dt->true_lb);
-    *ctxp = ctx;
-    return p;
+        return false;
+    *m = (struct lean_msg){.c = c, .p = p, .data = (const void *)((uintptr_t)buf + (uintptr_t)dt->true_lb),
+                           .bytes = bytes, .ctx = ctx};
+    return true;
+}
+
+/* Write m with tag (sreq: the sender's request id, 0 none): 0, or 1 if
+ * the ring has no room now. */
+static inline __attribute__((always_inline)) int lean_write(const struct lean_msg *m, int tag, uint64_t sreq)
+{
+    if (m->p->tx->send_eager(m->p, m->ctx, m->c->rank, tag, sreq, m->data, m->bytes) != 0)
+        return 1;
+    tide_msg_counters.msgs_sent++;
+    tide_msg_counters.bytes_sent += m->bytes;
+    return 0;
 }
 
 int tide_lean_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    struct tide_comm *c;
-    size_t bytes;
-    const void *data;
-    uint32_t ctx;
-    struct tide_proc *p = lean_target(buf, count, datatype, dest, tag, comm, &c, &bytes, &data, &ctx);
-    if (!p || p->tx->send_eager(p, ctx, c->rank, tag, 0, data, bytes) != 0)
+    struct lean_msg m;
+    if (!lean_target(buf, count, datatype, dest, tag, comm, &m) || lean_write(&m, tag, 0))
         return tide_send_full(buf, count, datatype, dest, tag, comm);
-    tide_msg_counters.msgs_sent++;
-    tide_msg_counters.bytes_sent += bytes;
     return MPI_SUCCESS;
 }
 
 int tide_lean_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
-    struct tide_comm *c;
-    size_t bytes;
-    const void *data;
-    uint32_t ctx;
-    struct tide_proc *p = lean_target(buf, count, datatype, dest, tag, comm, &c, &bytes, &data, &ctx);
+    struct lean_msg m;
     struct tide_request *r;
-    if (!p || !request || !(r = tide_request_new(TIDE_REQ_SEND)))
+    if (!lean_target(buf, count, datatype, dest, tag, comm, &m) || !request ||
+        !(r = tide_request_new(TIDE_REQ_SEND)))
         return tide_isend_full(buf, count, datatype, dest, tag, comm, request);
-    if (p->tx->send_eager(p, ctx, c->rank, tag, r->id, data, bytes) != 0) {
+    if (lean_write(&m, tag, r->id)) {
         r->complete = true;
         tide_request_free(r);
         return tide_isend_full(buf, count, datatype, dest, tag, comm, request);
     }
-    tide_msg_counters.msgs_sent++;
-    tide_msg_counters.bytes_sent += bytes;
-    tide_request_eager_sent(r, TIDE_MODE_STANDARD, dest, tag, ctx, p, p->tx, bytes);
+    tide_request_eager_sent(r, TIDE_MODE_STANDARD, dest, tag, m.ctx, m.p, m.p->tx, m.bytes);
     *request = r->handle;
     return MPI_SUCCESS;
 }
@@ -172,24 +177,18 @@ int tide_lean_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     /* the receive first, then the send, as the ordinary path does: two
      * processes exchanging never wait for each other */
-    struct tide_comm *c;
-    size_t bytes;
-    const void *data;
-    uint32_t ctx;
-    struct tide_proc *p = lean_target(sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &bytes, &data, &ctx);
+    struct lean_msg m;
     struct tide_request *r;
-    if (!p || !(r = lean_post(recvbuf, recvcount, recvtype, source, recvtag, comm)))
+    if (!lean_target(sendbuf, sendcount, sendtype, dest, sendtag, comm, &m) ||
+        !(r = lean_post(recvbuf, recvcount, recvtype, source, recvtag, comm)))
         return tide_sendrecv_full(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                                   recvtag, comm, status);
     int send_err = MPI_SUCCESS;
-    if (p->tx->send_eager(p, ctx, c->rank, sendtag, 0, data, bytes) == 0) {
-        tide_msg_counters.msgs_sent++;
-        tide_msg_counters.bytes_sent += bytes;
-    } else {
+    if (lean_write(&m, sendtag, 0)) {
         /* no room now: the ordinary send, queued behind the ring */
         struct tide_request *s;
-        send_err = tide_isend(sendbuf, sendcount, tide_datatype_lookup(sendtype), dest, sendtag, c, c->context_id,
-                              TIDE_MODE_STANDARD, &s);
+        send_err = tide_isend(sendbuf, sendcount, tide_datatype_lookup(sendtype), dest, sendtag, m.c,
+                              m.c->context_id, TIDE_MODE_STANDARD, &s);
         if (!send_err)
             send_err = tide_wait_free(s, MPI_STATUS_IGNORE);
     }
