@@ -105,12 +105,6 @@ static bool one_done(void *arg)
     return is_complete(arg);
 }
 
-/* Can r, complete, be finished here? */
-static inline bool finishable(const struct tide_request *r)
-{
-    return tide_request_shared_done(r) && r->error == MPI_SUCCESS && !r->cancelled && !r->ft_interrupted;
-}
-
 static void finish(MPI_Request *h, struct tide_request *r, MPI_Status *status)
 {
     tide_request_status_out(r, status);
@@ -215,7 +209,7 @@ bool tide_fast_recv(void *buf, int count, MPI_Datatype datatype, int source, int
         tide_lock_shared_end();
         return false;
     }
-    if (wait_shared(one_done, r) && finishable(r)) {
+    if (wait_shared(one_done, r) && tide_request_plain_finishable(r)) {
         tide_request_status_out(r, status);
         tide_request_free_shared(r);
         tide_lock_shared_end();
@@ -240,7 +234,7 @@ bool tide_fast_wait(MPI_Request *request, MPI_Status *status)
         return false;
     struct tide_request *r = tide_request_get(*request);
     bool done = r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) &&
-                wait_shared(one_done, r) && finishable(r);
+                wait_shared(one_done, r) && tide_request_plain_finishable(r);
     if (done)
         finish(request, r, status);
     tide_lock_shared_end();
@@ -270,7 +264,7 @@ bool tide_fast_test(MPI_Request *request, int *flag, MPI_Status *status)
     if (r && !r->persistent && (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV)) {
         int progress = is_complete(r) ? 0 : tide_transports_progress_shared();
         if (is_complete(r)) {
-            handled = finishable(r);
+            handled = tide_request_plain_finishable(r);
             if (handled) {
                 finish(request, r, status);
                 *flag = 1;
@@ -333,7 +327,7 @@ static bool all_done(void *arg)
 static bool finish_all(struct reqset *set, MPI_Request requests[], MPI_Status statuses[])
 {
     for (int i = 0; i < set->n; i++)
-        if (set->r[i] && !finishable(set->r[i]))
+        if (set->r[i] && !tide_request_plain_finishable(set->r[i]))
             return false;
     for (int i = 0; i < set->n; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -422,7 +416,7 @@ static bool fast_any(int count, MPI_Request requests[], int *index, int *flag, M
             }
         }
     }
-    ok = ok && finishable(set.r[set.found]);
+    ok = ok && tide_request_plain_finishable(set.r[set.found]);
     if (ok) {
         finish(&requests[set.found], set.r[set.found], status);
         *index = set.found;

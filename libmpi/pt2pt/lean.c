@@ -207,7 +207,7 @@ static bool done_or_interrupted(void *arg)
 /* Can the short path finish r (complete)? */
 static inline bool finishable(const struct tide_request *r)
 {
-    return r->complete && r->error == MPI_SUCCESS && !r->cancelled && tide_request_shared_done(r);
+    return r->complete && tide_request_plain_finishable(r);
 }
 
 int tide_lean_wait(MPI_Request *request, MPI_Status *status)

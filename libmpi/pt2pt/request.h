@@ -141,6 +141,12 @@ static inline bool tide_request_shared_done(const struct tide_request *r)
     return (r->kind == TIDE_REQ_SEND || r->kind == TIDE_REQ_RECV) && !r->persistent && !r->on_destroy &&
            !r->bsend_link && !r->rdv_counted && !r->riov && !r->on_complete && !r->user_freed;
 }
+/* Can r, once complete, be finished without the general bookkeeping (a
+ * plain request that succeeded: nothing to report, nothing to run)? */
+static inline bool tide_request_plain_finishable(const struct tide_request *r)
+{
+    return tide_request_shared_done(r) && r->error == MPI_SUCCESS && !r->cancelled && !r->ft_interrupted;
+}
 /* Complete such a request (status filled by the caller), and give it back
  * after its user is done with it. */
 void tide_request_complete_shared(struct tide_request *r);
