@@ -366,6 +366,11 @@ int tide_rma_issue(struct tide_win *w, const struct tide_rma_args *a, MPI_Reques
         op->error = rc;
     if (--op->pending == 0)
         op_done(op);
+    /* an operation on this process itself completes at once, as users of
+     * other MPIs expect (a result buffer read, or freed, before the
+     * closing synchronisation works there): nothing remote to wait for */
+    if (rc == MPI_SUCCESS && !user && a->target == w->rank)
+        tide_rma_wait_local(w, a->target);
     return rc;
 
 nomem:

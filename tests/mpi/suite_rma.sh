@@ -45,3 +45,8 @@ tcase rma.progress.thread-tcp -t 60 -out "rma_progress: ok" -- env TIDE_TRANSPOR
 tcase rma.conflict.check -t 60 -out "rma_conflict: ok \(checked\)" -- $MPIEXEC --param rma_check=1 -n 3 $TB/rma_conflict check
 tcase rma.conflict.check-messages -t 60 -out "rma_conflict: ok \(checked\)" -- env TIDE_RMA_SHM=0 TIDE_RMA_CHECK=1 $MPIEXEC -n 2 $TB/rma_conflict check
 tcase rma.conflict.off -t 60 -out "rma_conflict: ok \(unchecked\)" -- $MPIEXEC -n 2 $TB/rma_conflict off
+# operations on the calling process itself complete when the call returns
+for n in 1 3; do
+    tcase rma.self-now.$n -t 120 -out "rma_self_now: ok" -- $MPIEXEC -n $n $TB/rma_self_now
+done
+tcase rma.self-now.tcp -t 120 -out "rma_self_now: ok" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/rma_self_now
