@@ -173,7 +173,7 @@ static bool runtime_up(void)
 /* The environment's keys (MPI-4.0 section 11.2.2 lists them); the
  * arguments from argv when argc >= 0, else from the kernel. Before the
  * runtime is up, maxprocs comes from the launcher's TIDE_JOB_SIZE (1
- * for a process started without one) and thread_level is left out. */
+ * for a process started without one) and thread_level is MPI_Init's. */
 static void fill_env(struct tide_info *info, int argc, char **argv)
 {
     if (argc >= 0 && argv)
@@ -200,8 +200,10 @@ static void fill_env(struct tide_info *info, int argc, char **argv)
         put(info, "arch", u.machine);
     if (start_wdir[0])
         put(info, "wdir", start_wdir);
-    if (runtime_up())
-        put(info, "thread_level", thread_level_name(tide.thread_level));
+    /* the level the runtime holds, or, before MPI_Init and after
+     * MPI_Finalize, the one MPI_Init gives (so the key is there and
+     * agrees at every stage of a program that calls MPI_Init) */
+    put(info, "thread_level", thread_level_name(runtime_up() ? tide.thread_level : MPI_THREAD_SINGLE));
 }
 
 static void build_env(void)

@@ -2,7 +2,9 @@
  * info_string.c: MPI_Info_get_string (MPI-4.0 section 10: buflen in and
  * out, the value cut to buflen - 1 characters and a NUL, buflen 0 asks
  * the length only) and MPI_Info_create_env before MPI_Init (the keys of
- * MPI_INFO_ENV from the given arguments). Usage: info_string NPROCS [ARGS...]
+ * MPI_INFO_ENV from the given arguments); the environment's keys agree
+ * before MPI_Init, between MPI_Init and MPI_Finalize and after it (as
+ * MPICH's infocreateenv checks). Usage: info_string NPROCS [ARGS...]
  */
 #include "testutil.h"
 
@@ -34,6 +36,22 @@ static void check_string(MPI_Info info, const char *key, const char *want)
         CHECK_OK(MPI_Info_get_string(info, key, &buflen, buf, &flag));
         CHECK(flag == 1 && buflen == need && strcmp(buf, want) == 0, "%s: full buffer gave '%s' buflen %d", key, buf,
               buflen);
+    }
+}
+
+static const char *const env_keys[] = {"command", "argv", "maxprocs", "soft", "host", "arch", "wdir", "file",
+                                       "thread_level"};
+
+/* a and b have the same environment keys with the same values */
+static void check_same_env(MPI_Info a, MPI_Info b, const char *when)
+{
+    for (size_t i = 0; i < sizeof env_keys / sizeof env_keys[0]; i++) {
+        char va[MPI_MAX_INFO_VAL + 1] = "", vb[MPI_MAX_INFO_VAL + 1] = "";
+        int fa = 0, fb = 0, la = sizeof va, lb = sizeof vb;
+        CHECK_OK(MPI_Info_get_string(a, env_keys[i], &la, va, &fa));
+        CHECK_OK(MPI_Info_get_string(b, env_keys[i], &lb, vb, &fb));
+        CHECK(fa == fb && (!fa || strcmp(va, vb) == 0), "%s: key %s: '%s' (%d) before MPI_Init, '%s' (%d) %s",
+              when, env_keys[i], va, fa, vb, fb, when);
     }
 }
 
@@ -86,6 +104,9 @@ int main(int argc, char **argv)
     CHECK(flag && strstr(v, "info_string") != NULL, "command of create_env(0, NULL) '%s'", v);
     CHECK_OK(MPI_Info_free(&own));
 
+    MPI_Info first;
+    CHECK_OK(MPI_Info_create_env(argc, argv, &first));
+
     MPI_Init(&argc, &argv);
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     /* the object made before MPI_Init is still good */
@@ -95,6 +116,7 @@ int main(int argc, char **argv)
     buflen = sizeof v;
     CHECK_OK(MPI_Info_get_string(env, "thread_level", &buflen, v, &flag));
     CHECK(flag && strcmp(v, "MPI_THREAD_SINGLE") == 0, "thread_level '%s'", v);
+    check_same_env(first, env, "after MPI_Init");
     CHECK_OK(MPI_Info_free(&env));
 
     MPI_Info info;
@@ -122,8 +144,12 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Info_free(&info));
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Finalize();
+    CHECK_OK(MPI_Info_create_env(argc, argv, &env));
+    check_same_env(first, env, "after MPI_Finalize");
+    CHECK_OK(MPI_Info_free(&env));
+    CHECK_OK(MPI_Info_free(&first));
     if (rank == 0)
         printf("info_string: ok\n");
-    MPI_Finalize();
     return 0;
 }
