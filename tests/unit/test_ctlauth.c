@@ -243,6 +243,9 @@ static void test_pending_peers_are_capped(void **state)
     run_client(base, &c);
     assert_int_equal(c.rc, 0);
     assert_int_equal(accepted_count, 1);
+    tide_ctlcrypt_free(c.keys);
+    tide_ctlcrypt_free(accepted_keys);
+    accepted_keys = NULL;
     for (int i = 0; i < 5; i++)
         close(fds[i]);
     tide_ctllisten_free(l);
