@@ -2,6 +2,7 @@
  * channel.c: framed messages over a libevent bufferevent.
  */
 #include "channel.h"
+#include "ctlcrypt.h"
 #include "log.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct tide_channel {
     int closed;
     int plain_socket; /* made by tide_channel_new: tide_channel_flush may write the fd */
     int closing;      /* tide_channel_close_after_flush: close once drained */
+    struct tide_ctlcrypt *crypt; /* tide_channel_new_sealed: every frame in a record */
 };
 
 static void channel_destroy(struct tide_channel *ch)
@@ -40,6 +42,7 @@ static void channel_destroy(struct tide_channel *ch)
             evutil_closesocket(fd);
         bufferevent_free(ch->bev);
     }
+    tide_ctlcrypt_free(ch->crypt);
     free(ch);
 }
 
@@ -53,11 +56,60 @@ static void channel_fail(struct tide_channel *ch, const char *why)
         ch->on_close(ch, why, ch->arg);
 }
 
+/* Open the records of a sealed channel, one frame each, and hand them on. */
+static void channel_read_sealed(struct tide_channel *ch, struct evbuffer *in)
+{
+    while (!ch->closed && !ch->free_pending && !ch->closing) {
+        size_t avail = evbuffer_get_length(in);
+        if (avail < TIDE_CRYPT_HEADER)
+            break;
+        uint8_t rh[TIDE_CRYPT_HEADER];
+        evbuffer_copyout(in, rh, sizeof rh);
+        size_t plain_len;
+        if (tide_ctlcrypt_record_len(rh, TIDE_WIRE_HEADER + (size_t)ch->max_payload, &plain_len) != 0 ||
+            plain_len < TIDE_WIRE_HEADER) {
+            tide_error("closing connection from %s: record of a bad length", ch->peer);
+            channel_fail(ch, "malformed record");
+            break;
+        }
+        size_t reclen = plain_len + TIDE_CRYPT_OVERHEAD;
+        if (avail < reclen)
+            break;
+        uint8_t *plain = malloc(plain_len);
+        const uint8_t *rec = evbuffer_pullup(in, (ev_ssize_t)reclen);
+        if (!plain || !rec || tide_ctlcrypt_open(ch->crypt, rec, reclen, plain) != 0) {
+            free(plain);
+            tide_error("closing connection from %s: a record failed its authentication (tampered, replayed or "
+                       "not from the peer)",
+                       ch->peer);
+            channel_fail(ch, "record failed authentication");
+            break;
+        }
+        evbuffer_drain(in, reclen);
+        uint16_t type;
+        uint32_t plen;
+        if (tide_wire_header(plain, &type, &plen) != 0 || (size_t)plen != plain_len - TIDE_WIRE_HEADER) {
+            free(plain);
+            tide_error("closing connection from %s: malformed frame header", ch->peer);
+            channel_fail(ch, "malformed frame");
+            break;
+        }
+        struct tide_rbuf r;
+        tide_wire_reader(&r, plain + TIDE_WIRE_HEADER, plen);
+        ch->on_msg(ch, type, &r, ch->arg);
+        free(plain);
+    }
+}
+
 static void channel_read_cb(struct bufferevent *bev, void *ctx)
 {
     struct tide_channel *ch = ctx;
     struct evbuffer *in = bufferevent_get_input(bev);
     ch->in_dispatch++;
+    if (ch->crypt) {
+        channel_read_sealed(ch, in);
+        goto out;
+    }
     while (!ch->closed && !ch->free_pending && !ch->closing) {
         size_t avail = evbuffer_get_length(in);
         if (avail < TIDE_WIRE_HEADER)
@@ -87,6 +139,7 @@ static void channel_read_cb(struct bufferevent *bev, void *ctx)
         if (!ch->free_pending)
             evbuffer_drain(in, plen);
     }
+out:
     ch->in_dispatch--;
     if (ch->free_pending && ch->in_dispatch == 0)
         channel_destroy(ch);
@@ -149,6 +202,18 @@ struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_chan
     return ch;
 }
 
+struct tide_channel *tide_channel_new_sealed(struct event_base *base, int fd, struct tide_ctlcrypt *crypt,
+                                             tide_channel_msg_fn on_msg, tide_channel_close_fn on_close, void *arg,
+                                             const char *peer)
+{
+    if (!crypt)
+        return NULL;
+    struct tide_channel *ch = tide_channel_new(base, fd, on_msg, on_close, arg, peer);
+    if (ch)
+        ch->crypt = crypt;
+    return ch;
+}
+
 void tide_channel_set_max_payload(struct tide_channel *ch, uint32_t max)
 {
     ch->max_payload = max < TIDE_WIRE_MAX_PAYLOAD ? max : TIDE_WIRE_MAX_PAYLOAD;
@@ -177,8 +242,23 @@ void tide_channel_close_after_flush(struct tide_channel *ch)
 int tide_channel_send(struct tide_channel *ch, struct tide_wbuf *w)
 {
     int rc = -1;
-    if (!ch->closed && !ch->closing && tide_wire_finish(w) == 0)
+    if (ch->closed || ch->closing || tide_wire_finish(w) != 0) {
+        tide_wire_free(w);
+        return -1;
+    }
+    if (!ch->crypt) {
         rc = bufferevent_write(ch->bev, w->data, w->len) == 0 ? 0 : -1;
+    } else {
+        /* sealed straight into the output buffer */
+        struct evbuffer *out = bufferevent_get_output(ch->bev);
+        struct evbuffer_iovec v;
+        size_t reclen = w->len + TIDE_CRYPT_OVERHEAD;
+        if (evbuffer_reserve_space(out, (ev_ssize_t)reclen, &v, 1) == 1 && v.iov_len >= reclen &&
+            tide_ctlcrypt_seal(ch->crypt, w->data, w->len, v.iov_base) == reclen) {
+            v.iov_len = reclen;
+            rc = evbuffer_commit_space(out, &v, 1) == 0 ? 0 : -1;
+        }
+    }
     tide_wire_free(w);
     return rc;
 }

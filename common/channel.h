@@ -1,6 +1,7 @@
 /*
  * channel.h: a framed, bounds-checked message stream over a socket, driven
- * by libevent. Used for mpiexec <-> tided control and the nameserver.
+ * by libevent. Used for mpiexec <-> tided control and the nameserver;
+ * control links between hosts are sealed (tide_channel_new_sealed).
  *
  * Incoming frames are validated (tide_wire_header) before their payload is
  * read; a bad header closes the channel with a log line and nothing else.
@@ -15,6 +16,7 @@
 struct event_base;
 struct bufferevent;
 struct tide_channel;
+struct tide_ctlcrypt;
 
 typedef void (*tide_channel_msg_fn)(struct tide_channel *ch, uint16_t type, struct tide_rbuf *payload,
                                     void *arg);
@@ -29,6 +31,13 @@ struct tide_channel *tide_channel_new(struct event_base *base, int fd, tide_chan
 struct tide_channel *tide_channel_new_bev(struct bufferevent *bev, tide_channel_msg_fn on_msg,
                                           tide_channel_close_fn on_close, void *arg,
                                           const char *peer);
+/* The same over a link whose handshake gave it keys (ctlcrypt.h): every
+ * frame travels sealed in a record, both ways; a record that fails its
+ * tag closes the channel. The channel owns crypt from then on (it is
+ * freed with the channel); on failure (NULL) crypt is still the caller's. */
+struct tide_channel *tide_channel_new_sealed(struct event_base *base, int fd, struct tide_ctlcrypt *crypt,
+                                             tide_channel_msg_fn on_msg, tide_channel_close_fn on_close, void *arg,
+                                             const char *peer);
 /* Frames whose payload is longer than max close the channel (default and
  * upper bound: TIDE_WIRE_MAX_PAYLOAD). For servers facing untrusted peers. */
 void tide_channel_set_max_payload(struct tide_channel *ch, uint32_t max);

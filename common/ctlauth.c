@@ -3,6 +3,7 @@
  * ctlauth.h for the exchange), and the daemon's blocking side of it.
  */
 #include "ctlauth.h"
+#include "ctlcrypt.h"
 #include "hex.h"
 
 #include <errno.h>
@@ -78,6 +79,19 @@ int tide_ctlauth_check_answer(const uint8_t secret[TIDE_CTL_SECRET_LEN],
     return 0;
 }
 
+struct tide_ctlcrypt *tide_ctlauth_keys(const uint8_t secret[TIDE_CTL_SECRET_LEN],
+                                        const uint8_t nonce_l[TIDE_CTLAUTH_NONCE],
+                                        const uint8_t nonce_d[TIDE_CTLAUTH_NONCE], uint32_t node, bool listener)
+{
+    uint8_t transcript[2 * TIDE_CTLAUTH_NONCE + 4];
+    memcpy(transcript, nonce_l, TIDE_CTLAUTH_NONCE);
+    memcpy(transcript + TIDE_CTLAUTH_NONCE, nonce_d, TIDE_CTLAUTH_NONCE);
+    put_u32le(transcript + 2 * TIDE_CTLAUTH_NONCE, node);
+    /* the daemon, which answers the challenge, is the initiator */
+    return tide_ctlcrypt_new(secret, TIDE_CTL_SECRET_LEN, transcript, sizeof transcript, "control link",
+                             listener ? TIDE_CRYPT_RESPONDER : TIDE_CRYPT_INITIATOR);
+}
+
 static long now_ms(void)
 {
     struct timespec ts;
@@ -120,8 +134,9 @@ static int xfer(int fd, uint8_t *buf, size_t len, bool writing, long deadline)
 }
 
 int tide_ctlauth_connect(int fd, const uint8_t secret[TIDE_CTL_SECRET_LEN], uint32_t node, int timeout_ms,
-                         char *err, size_t errlen)
+                         struct tide_ctlcrypt **crypt, char *err, size_t errlen)
 {
+    *crypt = NULL;
     long deadline = now_ms() + timeout_ms;
     uint8_t chal[TIDE_CTLAUTH_CHALLENGE_LEN];
     if (xfer(fd, chal, sizeof chal, false, deadline) != 0) {
@@ -154,6 +169,11 @@ int tide_ctlauth_connect(int fd, const uint8_t secret[TIDE_CTL_SECRET_LEN], uint
     mac(secret, "tide-ctl listener", nonce_l, nonce_d, node, want);
     if (CRYPTO_memcmp(want, proof, sizeof want) != 0) {
         snprintf(err, errlen, "the listener does not hold the job's secret");
+        return -1;
+    }
+    *crypt = tide_ctlauth_keys(secret, nonce_l, nonce_d, node, false);
+    if (!*crypt) {
+        snprintf(err, errlen, "cannot derive the link's keys");
         return -1;
     }
     return 0;

@@ -5,6 +5,7 @@
  * and the bytes of its answer so far), a read event and a deadline.
  */
 #include "ctllisten.h"
+#include "ctlcrypt.h"
 #include "log.h"
 #include "netif.h"
 
@@ -95,10 +96,19 @@ static void pending_cb(evutil_socket_t fd, short what, void *arg)
         pending_drop(p, true);
         return;
     }
+    struct tide_ctlcrypt *crypt = tide_ctlauth_keys(l->secret, p->nonce, p->answer + 8, node, true);
+    if (!crypt) {
+        tide_error("control link: cannot derive the link's keys; dropped");
+        pending_drop(p, true);
+        return;
+    }
     int cfd = p->fd;
     pending_drop(p, false);
-    if (l->fn(cfd, node, l->arg) != 0)
+    if (l->fn(cfd, node, crypt, l->arg) != 0) {
+        /* the owner took neither */
         close(cfd);
+        tide_ctlcrypt_free(crypt);
+    }
 }
 
 static void accept_cb(evutil_socket_t lfd, short what, void *arg)

@@ -3,7 +3,8 @@
  * hosts. Each connection must pass the ctlauth.h challenge within a
  * deadline before anything else is read from it; connections still
  * authenticating are capped (the oldest is dropped). An authenticated
- * connection is handed to the owner with the node it proved to be.
+ * connection is handed to the owner with the node it proved to be and
+ * the keys that encrypt it from then on.
  */
 #ifndef TIDE_CTLLISTEN_H
 #define TIDE_CTLLISTEN_H
@@ -15,9 +16,11 @@
 struct event_base;
 struct tide_ctllisten;
 
-/* The owner takes fd (returns 0) or refuses it (returns -1: the listener
- * closes it), e.g. for a node that is not expected or already connected. */
-typedef int (*tide_ctllisten_fn)(int fd, uint32_t node, void *arg);
+/* The owner takes fd and the link's keys, which every later frame must be
+ * sealed with (tide_channel_new_sealed), and returns 0; or refuses them
+ * (returns -1: the listener closes fd and frees crypt), e.g. for a node
+ * that is not expected or already connected. */
+typedef int (*tide_ctllisten_fn)(int fd, uint32_t node, struct tide_ctlcrypt *crypt, void *arg);
 
 /* Listen on every address, port chosen by the system. `include` selects
  * the addresses advertised (the if_include setting; empty: every

@@ -15,7 +15,8 @@
  *
  * The daemon then connects to the first address that answers (mpiexec,
  * or its parent in the tree) and proves
- * itself with the secret (ctlauth.h) before the control channel starts.
+ * itself with the secret (ctlauth.h) before the control channel starts;
+ * the channel is encrypted with the keys that exchange gives (ctlcrypt.h).
  */
 #include "tided.h"
 #include "ctlauth.h"
@@ -193,7 +194,8 @@ static int connect_one(const char *addr, int timeout_ms)
     return fd;
 }
 
-int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen)
+int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], struct tide_ctlcrypt **crypt,
+                 char *err, size_t errlen)
 {
     char list[1024];
     snprintf(list, sizeof list, "%s", addresses);
@@ -205,7 +207,7 @@ int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN
             snprintf(why, sizeof why, "cannot connect to %s: %s", a, strerror(errno ? errno : ECONNREFUSED));
             continue;
         }
-        if (tide_ctlauth_connect(fd, secret, (uint32_t)tided.node, 10000, why, sizeof why) != 0) {
+        if (tide_ctlauth_connect(fd, secret, (uint32_t)tided.node, 10000, crypt, why, sizeof why) != 0) {
             close(fd);
             continue;
         }

@@ -234,9 +234,12 @@ static void hub_closed(struct tide_channel *ch, const char *why, void *arg)
     tided_shutdown(1);
 }
 
-void hub_connect_fd(int fd)
+void hub_connect_fd(int fd, struct tide_ctlcrypt *crypt)
 {
-    tided.hub = tide_channel_new(tided.base, fd, hub_msg, hub_closed, NULL, "mpiexec");
+    if (crypt)
+        tided.hub = tide_channel_new_sealed(tided.base, fd, crypt, hub_msg, hub_closed, NULL, "mpiexec");
+    else
+        tided.hub = tide_channel_new(tided.base, fd, hub_msg, hub_closed, NULL, "mpiexec");
     struct tide_wbuf w;
     tide_wire_begin(&w, TIDE_CTL_HELLO);
     tide_wire_put_u32(&w, (uint32_t)tided.node);

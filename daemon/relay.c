@@ -194,7 +194,7 @@ static void kid_closed(struct tide_channel *ch, const char *why, void *arg)
     hub_send(&w);
 }
 
-static int on_kid_link(int fd, uint32_t node, void *arg)
+static int on_kid_link(int fd, uint32_t node, struct tide_ctlcrypt *crypt, void *arg)
 {
     (void)arg;
     struct relay_kid *k = kid_of_node((int)node);
@@ -204,7 +204,7 @@ static int on_kid_link(int fd, uint32_t node, void *arg)
     }
     char peer[64];
     snprintf(peer, sizeof peer, "tided of node %u", node);
-    k->ch = tide_channel_new(tided.base, fd, kid_msg, kid_closed, k, peer);
+    k->ch = tide_channel_new_sealed(tided.base, fd, crypt, kid_msg, kid_closed, k, peer);
     if (!k->ch)
         return -1;
     TIDE_DEBUG(1, "node %u linked below us", node);

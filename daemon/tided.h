@@ -143,8 +143,10 @@ void iof_close(struct dproc *p);
 void reaper_start(void);
 void reaper_collect(void);
 
-/* hub.c: the control channel to mpiexec */
-void hub_connect_fd(int fd);
+/* hub.c: the control channel to mpiexec (crypt: its keys when it crosses
+ * the network, ctlcrypt.h; NULL for the local socketpair) */
+struct tide_ctlcrypt;
+void hub_connect_fd(int fd, struct tide_ctlcrypt *crypt);
 
 /* boot.c: joining a job from another host */
 #include "ctlauth.h"
@@ -153,7 +155,9 @@ int boot_read_stdin(uint8_t secret[TIDE_CTL_SECRET_LEN], char **tree, char *err,
 /* From the boot data: the launch agent, and the host name of a node. */
 const char *boot_agent(void);
 const char *boot_host(int node);
-int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], char *err, size_t errlen);
+/* The authenticated link to mpiexec or our parent: its fd, and its keys in *crypt. */
+int boot_connect(const char *addresses, const uint8_t secret[TIDE_CTL_SECRET_LEN], struct tide_ctlcrypt **crypt,
+                 char *err, size_t errlen);
 void hub_send_exit(struct dproc *p, int how, int code);
 void hub_send_abort(struct dproc *p, int status, const char *msg);
 void hub_send_io(struct dproc *p, int stream, const void *data, size_t len);

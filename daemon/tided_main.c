@@ -151,6 +151,7 @@ static int node_from_map(const char *map)
 int main(int argc, char **argv)
 {
     int control_fd = -1, verbose = -1;
+    struct tide_ctlcrypt *control_crypt = NULL; /* the keys of a link to another host */
     const char *hub_addresses = NULL;
     bool boot_stdin = false;
     const char *node_map = NULL;
@@ -259,7 +260,7 @@ int main(int argc, char **argv)
     }
     free(tree_text);
     if (control_fd < 0) {
-        control_fd = boot_connect(hub_addresses, secret, err, sizeof err);
+        control_fd = boot_connect(hub_addresses, secret, &control_crypt, err, sizeof err);
         memset(secret, 0, sizeof secret);
         if (control_fd < 0) {
             tide_error("%s", err);
@@ -268,7 +269,7 @@ int main(int argc, char **argv)
             final_exit();
         }
     }
-    hub_connect_fd(control_fd);
+    hub_connect_fd(control_fd, control_crypt);
     TIDE_DEBUG(1, "node daemon up on %s", tided.hostname);
     event_base_dispatch(tided.base);
     final_exit();

@@ -148,7 +148,7 @@ static void linked_one(void)
         fn();
 }
 
-static int on_link(int fd, uint32_t node, void *arg)
+static int on_link(int fd, uint32_t node, struct tide_ctlcrypt *crypt, void *arg)
 {
     (void)arg;
     struct mdaemon *d = daemon_of_node((int)node);
@@ -158,7 +158,7 @@ static int on_link(int fd, uint32_t node, void *arg)
     }
     char peer[300];
     snprintf(peer, sizeof peer, "tided on %s", d->host);
-    d->ch = tide_channel_new(mx.base, fd, hub_on_message, hub_on_close, d, peer);
+    d->ch = tide_channel_new_sealed(mx.base, fd, crypt, hub_on_message, hub_on_close, d, peer);
     if (!d->ch)
         return -1;
     TIDE_DEBUG(1, "tided of node %d (%s) linked", d->node, d->host);

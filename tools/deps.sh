@@ -3,7 +3,8 @@
 # (only what is missing; needs root or sudo). gfortran and python3 build
 # the Fortran bindings (python3 runs fortran/gen-bindings.py). clang and libclang-rt-14-dev
 # build the libFuzzer targets of tests/fuzz. openssh-server/-client,
-# iputils-ping and util-linux (unshare) serve the multi-host tests of
+# iputils-ping, util-linux (unshare) and tcpdump (the capture of the
+# links between hosts) serve the multi-host tests of
 # tests/multinode. slurm-wlm and munge run the
 # private one-node cluster of tests/slurm (slurm-wlm-basic-plugins carries
 # mpi_pmix, Slurm's PMIx server for srun --mpi=pmix); their services are
@@ -15,7 +16,7 @@ need="build-essential autoconf automake libtool pkg-config libpmix-dev libevent-
 libssl-dev libcmocka-dev libhwloc-dev procps iproute2 ca-certificates
 gfortran python3
 clang libclang-rt-14-dev
-openssh-server openssh-client iputils-ping util-linux
+openssh-server openssh-client iputils-ping util-linux tcpdump
 slurm-wlm slurm-wlm-basic-plugins munge
 g++ cmake meson ninja-build autoconf-archive"
 missing=""

@@ -28,11 +28,22 @@
  * the progress engine through one epoll set; contiguous payloads are
  * written straight from the user's buffer (writev), and only what the
  * kernel does not take at once is copied.
+ *
+ * With encrypt=1 every frame after the handshake travels sealed
+ * (common/ctlcrypt.h: [u32 length][ciphertext][tag], AES-256-GCM), with
+ * keys of each direction derived from both nonces of the handshake and
+ * the keys both ends proved: frames are then sealed in the order they
+ * join a connection's queue (no direct writes, no zero-copy, not the
+ * shared fast path), and a frame that fails its tag closes the
+ * connection. Both ends of a connection must have the same setting.
+ * PORT-kind connections are sealed whatever the setting: they carry the
+ * port's token and the member lists with their LINK keys.
  */
 #include "runtime/api.h"
 #include "runtime/spinlock.h"
 #include "runtime/proc.h"
 #include "transport/card.h"
+#include "ctlcrypt.h"
 #include "netif.h"
 #include "transport/peer_keys.h"
 #include "transport/tcp_auth.h"
@@ -111,6 +122,9 @@ struct tcp_conn {
     tide_spinlock send_lock; /* for holders of the shared library lock (tcp_send_shared) */
     int busy;  /* a holder of the shared library lock is reading it (tcp_progress_shared) */
     bool held; /* the frame at the head of rbuf waits for the exclusive engine */
+    struct tide_ctlcrypt *crypt; /* encrypt=1: the keys of this connection */
+    uint8_t *pbuf;               /* encrypt=1: an opened frame */
+    size_t pcap;
 };
 
 struct tcp_peer {
@@ -149,6 +163,7 @@ static struct {
     uint8_t my_key[TIDE_KEY_LEN]; /* our rank key */
     bool have_key;
     int nheld; /* connections with held set */
+    bool encrypt; /* the encrypt parameter: seal every frame */
 } tcp = {.listen_fd = -1, .epfd = -1, .timer_fd = -1};
 
 static char timer_mark; /* epoll data of the timer (listeners have NULL) */
@@ -196,6 +211,14 @@ static struct tcp_conn *conn_new(int fd, bool outgoing)
     c->next = tcp.conns;
     tcp.conns = c;
     return c;
+}
+
+static void conn_free(struct tcp_conn *c)
+{
+    tide_ctlcrypt_free(c->crypt);
+    free(c->pbuf);
+    free(c->rbuf);
+    free(c);
 }
 
 static void frames_free(struct frame *f)
@@ -305,6 +328,129 @@ static struct frame *frame_of_rest(const struct iovec *iov, int n, size_t done, 
     return f;
 }
 
+/* ---- encrypt=1 ---- */
+
+static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h);
+
+/* The keys of a connection that has just opened. The connector proved
+ * `connector_key`, the acceptor `acceptor_key` (both ends know both); the
+ * salt is the handshake's two nonces and the hello's proof, which binds
+ * the kind and both names. */
+static int conn_seal_keys(struct tcp_conn *c, const uint8_t *prove, const uint8_t *check, size_t kl)
+{
+    /* a PORT-kind connection is always sealed: it carries the port's
+     * token (CONNECT) and the groups' LINK keys (GROUP), and little else */
+    if (!tcp.encrypt && c->kind != TIDE_AUTH_PORT)
+        return 0;
+    const uint8_t *connector_key = c->outgoing ? prove : check;
+    const uint8_t *acceptor_key = c->outgoing ? check : prove;
+    uint8_t ikm[2 * TIDE_KEY_LEN], salt[2 * TIDE_NONCE_LEN + TIDE_MAC_LEN];
+    memcpy(ikm, connector_key, kl);
+    memcpy(ikm + kl, acceptor_key, kl);
+    memcpy(salt, c->nonce_a, TIDE_NONCE_LEN);
+    memcpy(salt + TIDE_NONCE_LEN, c->hello.nonce_c, TIDE_NONCE_LEN);
+    memcpy(salt + 2 * TIDE_NONCE_LEN, c->hello.mac, TIDE_MAC_LEN);
+    c->crypt = tide_ctlcrypt_new(ikm, 2 * kl, salt, sizeof salt, "rank link",
+                                 c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
+    memset(ikm, 0, sizeof ikm);
+    return c->crypt ? 0 : -1;
+}
+
+/* A frame as it goes on c's wire: sealed when c is encrypted (f is then
+ * replaced, its done callback kept for when the record is written). NULL
+ * without memory or when sealing fails. */
+static struct frame *frame_for_wire(struct tcp_conn *c, struct frame *f)
+{
+    if (!c->crypt)
+        return f;
+    size_t plain = f->len - 4 + f->ext_len;
+    struct frame *s = frame_new(plain + TIDE_CRYPT_OVERHEAD);
+    struct iovec v[2] = {{f->data + 4, f->len - 4}, {(void *)f->ext, f->ext_len}};
+    if (s && tide_ctlcrypt_sealv(c->crypt, v, 2, s->data) != s->len) {
+        free(s);
+        s = NULL;
+    }
+    if (s) {
+        s->done = f->done;
+        s->arg = f->arg;
+        free(f);
+    }
+    return s;
+}
+
+/* Put frames (a chain) at the end of c's queue, sealed if need be. -1 if
+ * one could not be sealed (c is then unusable). */
+static int conn_queue(struct tcp_conn *c, struct frame *f)
+{
+    while (f) {
+        struct frame *next = f->next;
+        struct frame *w = frame_for_wire(c, f);
+        if (!w) {
+            f->next = next;
+            frames_free(f);
+            return -1;
+        }
+        queue_frame(&c->sq_head, &c->sq_tail, w);
+        f = next;
+    }
+    return 0;
+}
+
+/* Open the complete records at the head of an encrypted connection's
+ * buffer and deliver their frames. The count, or -1 (the connection must
+ * close: a record of a bad length, or one that fails its tag). */
+static int deliver_sealed(struct tcp_conn *c)
+{
+    size_t off = 0;
+    int n = 0;
+    while (c->rlen - off >= TIDE_CRYPT_HEADER) {
+        size_t len;
+        if (tide_ctlcrypt_record_len(c->rbuf + off, MAX_FRAME, &len) != 0 || len < sizeof(struct tide_hdr))
+            return -1;
+        size_t reclen = len + TIDE_CRYPT_OVERHEAD;
+        if (c->rlen - off < reclen) {
+            if (reclen > c->rcap) { /* make room for a big record */
+                memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+                c->rlen -= off;
+                off = 0;
+                uint8_t *nb = realloc(c->rbuf, reclen);
+                if (!nb)
+                    return -1;
+                c->rbuf = nb;
+                c->rcap = reclen;
+            }
+            break;
+        }
+        if (len > c->pcap) {
+            uint8_t *nb = realloc(c->pbuf, len);
+            if (!nb)
+                return -1;
+            c->pbuf = nb;
+            c->pcap = len;
+        }
+        if (tide_ctlcrypt_open(c->crypt, c->rbuf + off, reclen, c->pbuf) != 0) {
+            if (tide.tuning.verbose > 0)
+                fprintf(stderr, "tide[%u]: TCP: a frame failed its authentication (tampered or replayed)\n",
+                        tide.rank);
+            return -1;
+        }
+        off += reclen;
+        struct tide_hdr h;
+        memcpy(&h, c->pbuf, sizeof h);
+        if (!frame_allowed(c, &h))
+            return -1;
+        tide_protocol_incoming(c->peer, &h, c->pbuf + sizeof h, len - sizeof h);
+        n++;
+        if (c->state != C_OPEN)
+            break;
+    }
+    if (off && c->state != C_DEAD) {
+        memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+        c->rlen -= off;
+    }
+    return n;
+}
+
 /* Write as much of the connection's queue as the socket takes. */
 static int flush_queue(struct tcp_conn *c)
 {
@@ -361,12 +507,12 @@ static void peer_open(struct tcp_peer *tp, struct tcp_conn *c)
     }
     /* messages queued before the connection existed go first, in order */
     if (*head) {
-        if (c->sq_tail)
-            c->sq_tail->next = *head;
-        else
-            c->sq_head = *head;
-        c->sq_tail = *tail;
+        struct frame *f = *head;
         *head = *tail = NULL;
+        if (conn_queue(c, f) != 0) {
+            conn_close(c);
+            return;
+        }
         flush_queue(c);
     }
 }
@@ -637,6 +783,7 @@ static int on_hello(struct tcp_conn *c, const struct tide_hello *h)
             ok = tide_auth_equal(mac, h->mac, TIDE_MAC_LEN);
         }
         memcpy(prove, c->port_key, TIDE_PORT_KEY_LEN);
+        memcpy(check, c->port_key, TIDE_PORT_KEY_LEN);
         kl = TIDE_PORT_KEY_LEN;
     } else if (conn_keys(c, p, prove, check, &kl) == 0) {
         tide_hs_hello_mac(check, kl, c->nonce_a, h, mac);
@@ -657,6 +804,8 @@ static int on_hello(struct tcp_conn *c, const struct tide_hello *h)
             accept = false; /* both connected at once: ours (the lower name's) wins */
     }
     c->hello = *h;
+    if (accept && conn_seal_keys(c, prove, check, kl) != 0)
+        return -1;
     uint8_t rep[TIDE_HS_REPLY_LEN];
     tide_hs_reply_mac(prove, kl, c->nonce_a, h, accept, mac);
     tide_hs_reply_encode(accept, mac, rep);
@@ -702,6 +851,8 @@ static int on_reply(struct tcp_conn *c, bool accepted, const uint8_t *rmac)
         conn_close(c);
         return 1;
     }
+    if (conn_seal_keys(c, prove, check, kl) != 0)
+        return -1;
     c->state = C_OPEN;
     tcp.nopen++;
     peer_open(tp, c);
@@ -737,6 +888,8 @@ static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h)
 
 static int deliver_frames(struct tcp_conn *c)
 {
+    if (c->crypt)
+        return deliver_sealed(c);
     size_t off = 0;
     int n = 0;
     while (c->rlen - off >= 4) {
@@ -1045,8 +1198,7 @@ static void reap_dead(void)
         struct tcp_conn *c = *pp;
         if (c->state == C_DEAD) {
             *pp = c->next;
-            free(c->rbuf);
-            free(c);
+            conn_free(c);
         } else {
             pp = &c->next;
         }
@@ -1244,7 +1396,7 @@ static int tcp_progress_shared(bool *exclusive)
     int n = epoll_wait(tcp.epfd, evs, 16, 0), got = 0;
     for (int i = 0; i < n; i++) {
         struct tcp_conn *c = evs[i].data.ptr;
-        if (!c || evs[i].data.ptr == &timer_mark || c->state != C_OPEN || c->port_only ||
+        if (!c || evs[i].data.ptr == &timer_mark || c->state != C_OPEN || c->port_only || c->crypt ||
             (evs[i].events & ~(uint32_t)EPOLLIN)) {
             *exclusive = true;
             continue;
@@ -1308,7 +1460,7 @@ static int tcp_send_shared(struct tide_proc *p, const struct tide_hdr *h, const 
     if (!tp || tp->failed || tp->universe != 1 || !tcp.have_key || tp->pre_head || (len && !cv->dt->contig))
         return 1;
     struct tcp_conn *c = tp->active;
-    if (!c || c->state != C_OPEN)
+    if (!c || c->state != C_OPEN || c->crypt)
         return 1;
     size_t total = 4 + sizeof *h + extra_len + len;
     uint8_t head[4 + sizeof *h];
@@ -1373,7 +1525,7 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
         return -1;
     size_t total = 4 + sizeof *h + extra_len + len;
     struct tcp_conn *c = port ? tp->port_conn : tp->active;
-    if (c && c->state == C_OPEN && !c->sq_head) {
+    if (c && c->state == C_OPEN && !c->sq_head && !c->crypt) {
         uint8_t head[4 + sizeof *h];
         struct iovec iov[3];
         int n = frame_start(head, h, total, extra, extra_len, iov);
@@ -1426,8 +1578,7 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     if (len)
         tide_conv_pack(cv, f->data + 4 + sizeof *h + extra_len, len);
     if (c && c->state == C_OPEN) {
-        queue_frame(&c->sq_head, &c->sq_tail, f);
-        if (flush_queue(c) != 0) {
+        if (conn_queue(c, f) != 0 || flush_queue(c) != 0) {
             conn_failed(c, "write failed");
             return -1;
         }
@@ -1464,8 +1615,7 @@ static int tcp_send_zc(struct tide_proc *p, const struct tide_hdr *h, struct tid
     f->done = done;
     f->arg = arg;
     cv->pos += len;
-    queue_frame(&c->sq_head, &c->sq_tail, f);
-    if (flush_queue(c) != 0) {
+    if (conn_queue(c, f) != 0 || flush_queue(c) != 0) {
         conn_failed(c, "write failed");
         return 0; /* frames_free ran done() */
     }
@@ -1614,6 +1764,7 @@ int tide_tcp_init(char *err, size_t errlen)
     long long to = tide_config_int("auth_timeout"), mp = tide_config_int("auth_max_pending");
     tcp.auth_timeout = to > 0 ? (double)to : 3.0;
     tcp.max_pending = mp > 0 ? (int)mp : 64;
+    tcp.encrypt = tide_config_int("encrypt") != 0;
     if (open_listeners(err, errlen) != 0)
         return -1;
     tide_tcp_transport.eager_limit = tide.tuning.tcp_eager_limit;
@@ -1639,8 +1790,7 @@ static void tcp_finalize(void)
         struct tcp_conn *c = tcp.conns;
         tcp.conns = c->next;
         conn_close(c);
-        free(c->rbuf);
-        free(c);
+        conn_free(c);
     }
     while (tcp.peers) {
         struct tcp_peer *tp = tcp.peers;

@@ -12,6 +12,11 @@
  *        mn_prog abort RANK CODE   rank RANK calls MPI_Abort, others block
  *        mn_prog hang              after a barrier rank 0 prints
  *                                  "mn_hang: ready", then every rank blocks
+ *        mn_prog quiet             no message between ranks (only the
+ *                                  runtime's start and end)
+ *        mn_prog marker TEXT       rank 0 sends TEXT to every rank, which
+ *                                  sends it back (a payload to look for
+ *                                  in a capture of the network)
  */
 #include "testutil.h"
 
@@ -163,6 +168,27 @@ static int child(void)
     return 0;
 }
 
+static int marker(int rank, int size, const char *text)
+{
+    int len = (int)strlen(text) + 1;
+    char *back = malloc((size_t)len);
+    CHECK(back != NULL, "out of memory");
+    if (rank == 0) {
+        for (int r = 1; r < size; r++) {
+            CHECK_OK(MPI_Send(text, len, MPI_CHAR, r, 7, MPI_COMM_WORLD));
+            CHECK_OK(MPI_Recv(back, len, MPI_CHAR, r, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK(strcmp(back, text) == 0, "rank %d sent back something else", r);
+        }
+        printf("mn_prog: marker ok on %d ranks\n", size);
+    } else {
+        CHECK_OK(MPI_Recv(back, len, MPI_CHAR, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(strcmp(back, text) == 0, "rank 0 sent something else");
+        CHECK_OK(MPI_Send(back, len, MPI_CHAR, 0, 8, MPI_COMM_WORLD));
+    }
+    free(back);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -188,6 +214,11 @@ int main(int argc, char **argv)
         if (rank == atoi(argv[2]))
             MPI_Abort(MPI_COMM_WORLD, atoi(argv[3]));
         block_forever();
+    } else if (strcmp(mode, "quiet") == 0) {
+        printf("mn_prog: quiet rank %d of %d\n", rank, size);
+    } else if (strcmp(mode, "marker") == 0) {
+        CHECK(argc >= 3, "usage: mn_prog marker TEXT");
+        rc = marker(rank, size, argv[2]);
     } else if (strcmp(mode, "hang") == 0) {
         CHECK_OK(MPI_Barrier(MPI_COMM_WORLD));
         if (rank == 0) {

@@ -2,7 +2,9 @@
  * rank_hostile.c: a hostile client of a rank's TCP listener, holding only
  * a port name the rank opened (tests/security/suite_rank_auth.sh; the
  * target is tests/mpi/rank_auth_target.c). Built with the handshake code
- * of libmpi/transport/tcp_auth.c and -lcrypto.
+ * of libmpi/transport/tcp_auth.c, common/ctlcrypt.c (a PORT-kind
+ * connection is sealed after its handshake, as libmpi's tcp.c does) and
+ * -lcrypto.
  *
  *   rank_hostile impersonate PORTFILE RANK  claim to be RANK of the job and
  *       inject a message as it (every way a port name allows); exit 0 when
@@ -19,6 +21,7 @@
  *   rank_hostile listen-check PORTFILE  the rank listens on 127.0.0.1 only
  */
 #include "transport/tcp_auth.h"
+#include "ctlcrypt.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -181,7 +184,11 @@ static void send_all(int fd, const void *b, size_t n)
     (void)w;
 }
 
-/* a frame [u32 len][hdr][int] claiming to come from rank src */
+/* the keys of the PORT-kind connection v2_hello opened last (NULL: none) */
+static struct tide_ctlcrypt *sealer;
+
+/* a frame [u32 len][hdr][int] claiming to come from rank src (sealed on a
+ * PORT-kind connection: [u32 len][ciphertext][tag]) */
 static void send_frame(int fd, uint32_t ctx, int src, int tag, int value)
 {
     uint8_t b[4 + sizeof(struct hdr) + 4];
@@ -190,7 +197,13 @@ static void send_frame(int fd, uint32_t ctx, int src, int tag, int value)
     memcpy(b, &len, 4);
     memcpy(b + 4, &h, sizeof h);
     memcpy(b + 4 + sizeof h, &value, 4);
-    send_all(fd, b, sizeof b);
+    if (!sealer) {
+        send_all(fd, b, sizeof b);
+        return;
+    }
+    uint8_t rec[sizeof b - 4 + TIDE_CRYPT_OVERHEAD];
+    if (tide_ctlcrypt_seal(sealer, b + 4, sizeof b - 4, rec) == sizeof rec)
+        send_all(fd, rec, sizeof rec);
 }
 
 /* The old handshake: the connector proves the listener's card token. */
@@ -243,6 +256,18 @@ static int v2_hello(int fd, const uint8_t nonce_a[16], int kind, const char *fro
     tide_hs_reply_mac(key, keylen, nonce_a, &h, acc, want);
     if (reply_ok)
         *reply_ok = memcmp(want, mac, 32) == 0;
+    tide_ctlcrypt_free(sealer);
+    sealer = NULL;
+    if (acc && kind == TIDE_AUTH_PORT) {
+        /* both ends proved the token: the keys of tcp.c's conn_seal_keys */
+        uint8_t ikm[2 * TIDE_PORT_KEY_LEN], salt[2 * TIDE_NONCE_LEN + TIDE_MAC_LEN];
+        memcpy(ikm, key, TIDE_PORT_KEY_LEN);
+        memcpy(ikm + TIDE_PORT_KEY_LEN, key, TIDE_PORT_KEY_LEN);
+        memcpy(salt, nonce_a, TIDE_NONCE_LEN);
+        memcpy(salt + TIDE_NONCE_LEN, h.nonce_c, TIDE_NONCE_LEN);
+        memcpy(salt + 2 * TIDE_NONCE_LEN, h.mac, TIDE_MAC_LEN);
+        sealer = tide_ctlcrypt_new(ikm, sizeof ikm, salt, sizeof salt, "rank link", TIDE_CRYPT_INITIATOR);
+    }
     return acc ? 1 : 0;
 }
 
@@ -318,6 +343,12 @@ static int port_peer(void)
     printf("port-peer: accepted with the port's token, the listener proved it too\n");
     /* a DPM-context message is taken (and ignored: it is no request) ... */
     send_frame(fd, CTX_DPM, 0, 12345, 1);
+    if (wait_closed(fd, 0.5) >= 0) {
+        printf("port-peer: a sealed DPM-context message closed the connection\n");
+        close(fd);
+        return 1;
+    }
+    printf("port-peer: a sealed DPM-context message is taken\n");
     /* ... an ordinary one closes the connection */
     send_frame(fd, CTX_WORLD, 1, 77, 2989);
     double t = wait_closed(fd, 5);

@@ -6,7 +6,7 @@ RA_TMP="$B/tests/rank-auth-tmp"
 rm -rf "$RA_TMP"
 mkdir -p "$RA_TMP"
 RA_HOSTILE=$(tbuild rank_hostile "$S/tests/security/rank_hostile.c" "$S/libmpi/transport/tcp_auth.c" \
-    -I"$S/libmpi" -lcrypto) || RA_HOSTILE=""
+    "$S/common/ctlcrypt.c" -I"$S/libmpi" -I"$S/common" -lcrypto) || RA_HOSTILE=""
 
 # ra_run NAME "VICTIM-EXTRA" HOSTILE-ARGS... : start the victim job, wait
 # for its port name, run the hostile client, let the victim finish, and

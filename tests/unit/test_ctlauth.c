@@ -25,17 +25,21 @@
 #include <event2/thread.h>
 
 #include "ctlauth.h"
+#include "ctlcrypt.h"
 #include "ctllisten.h"
 
 static uint8_t secret[TIDE_CTL_SECRET_LEN];
 static int accepted_node = -1, accepted_count;
+static struct tide_ctlcrypt *accepted_keys; /* the listener's end of the last link */
 
-static int on_link(int fd, uint32_t node, void *arg)
+static int on_link(int fd, uint32_t node, struct tide_ctlcrypt *crypt, void *arg)
 {
     (void)arg;
     accepted_node = (int)node;
     accepted_count++;
     close(fd);
+    tide_ctlcrypt_free(accepted_keys);
+    accepted_keys = crypt;
     return 0;
 }
 
@@ -60,6 +64,7 @@ struct client {
     uint8_t key[TIDE_CTL_SECRET_LEN];
     uint32_t node;
     int rc;
+    struct tide_ctlcrypt *keys;
     char err[256];
     volatile bool done;
 };
@@ -68,7 +73,7 @@ static void *client_main(void *arg)
 {
     struct client *c = arg;
     int fd = dial(c->port);
-    c->rc = tide_ctlauth_connect(fd, c->key, c->node, 5000, c->err, sizeof c->err);
+    c->rc = tide_ctlauth_connect(fd, c->key, c->node, 5000, &c->keys, c->err, sizeof c->err);
     close(fd);
     c->done = true;
     return NULL;
@@ -128,6 +133,20 @@ static void test_right_secret_is_handed_over(void **state)
     assert_int_equal(accepted_count, 1);
     assert_int_equal(accepted_node, 5);
     assert_int_equal(tide_ctllisten_rejected(l), 0);
+    /* both ends hold the same keys, one per direction */
+    assert_non_null(c.keys);
+    assert_non_null(accepted_keys);
+    static const uint8_t msg[] = "HELLO node 5";
+    uint8_t rec[sizeof msg + TIDE_CRYPT_OVERHEAD], back[sizeof msg];
+    assert_int_equal(tide_ctlcrypt_seal(c.keys, msg, sizeof msg, rec), sizeof rec);
+    assert_null(memmem(rec, sizeof rec, "HELLO", 5));
+    assert_int_equal(tide_ctlcrypt_open(accepted_keys, rec, sizeof rec, back), 0);
+    assert_memory_equal(back, msg, sizeof msg);
+    assert_int_equal(tide_ctlcrypt_seal(accepted_keys, msg, sizeof msg, rec), sizeof rec);
+    assert_int_equal(tide_ctlcrypt_open(c.keys, rec, sizeof rec, back), 0);
+    tide_ctlcrypt_free(c.keys);
+    tide_ctlcrypt_free(accepted_keys);
+    accepted_keys = NULL;
     tide_ctllisten_free(l);
     event_base_free(base);
 }
@@ -224,6 +243,9 @@ static void test_pending_peers_are_capped(void **state)
     run_client(base, &c);
     assert_int_equal(c.rc, 0);
     assert_int_equal(accepted_count, 1);
+    tide_ctlcrypt_free(c.keys);
+    tide_ctlcrypt_free(accepted_keys);
+    accepted_keys = NULL;
     for (int i = 0; i < 5; i++)
         close(fds[i]);
     tide_ctllisten_free(l);
@@ -243,7 +265,9 @@ static void test_daemon_refuses_fake_listener(void **state)
     memset(fake_proof, 0x42, sizeof fake_proof);
     assert_int_equal(write(sv[0], fake_proof, sizeof fake_proof), (ssize_t)sizeof fake_proof);
     char err[256];
-    assert_int_equal(tide_ctlauth_connect(sv[1], secret, 3, 2000, err, sizeof err), -1);
+    struct tide_ctlcrypt *keys;
+    assert_int_equal(tide_ctlauth_connect(sv[1], secret, 3, 2000, &keys, err, sizeof err), -1);
+    assert_null(keys);
     assert_non_null(strstr(err, "secret"));
     close(sv[0]);
     close(sv[1]);
