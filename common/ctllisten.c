@@ -3,6 +3,9 @@
  * ctllisten.h). Everything runs on the owner's libevent loop and never
  * blocks on a peer: a pending peer is a small state (its challenge nonce
  * and the bytes of its answer so far), a read event and a deadline.
+ * There is one listening socket per address handed out, bound to that
+ * address only (never the wildcard address): a daemon told these
+ * addresses can reach it there, and nothing else is listened on.
  */
 #include "ctllisten.h"
 #include "ctlcrypt.h"
@@ -31,11 +34,14 @@ struct pending {
     struct pending *next;
 };
 
+#define CTL_MAX_LISTENERS 16
+
 struct tide_ctllisten {
     struct event_base *base;
     uint8_t secret[TIDE_CTL_SECRET_LEN];
-    int fd;
-    struct event *accept_ev;
+    int fds[CTL_MAX_LISTENERS];
+    struct event *accept_evs[CTL_MAX_LISTENERS];
+    int nfds;
     struct timeval timeout;
     int max_pending, npending;
     struct pending *pending; /* oldest first */
@@ -160,33 +166,46 @@ struct tide_ctllisten *tide_ctllisten_new(struct event_base *base, const uint8_t
     l->fn = fn;
     l->arg = arg;
     char ips[800];
+    err[0] = '\0';
     if (tide_netif_addresses(include, ips, sizeof ips) != 0) {
         snprintf(err, errlen, "no network interface matches if_include '%s'", include);
         free(l);
         return NULL;
     }
-    l->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
-    socklen_t sl = sizeof sa;
-    if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(l->fd, 128) != 0 ||
-        getsockname(l->fd, (struct sockaddr *)&sa, &sl) != 0) {
-        snprintf(err, errlen, "cannot listen for node daemons: %s", strerror(errno));
-        if (l->fd >= 0)
-            close(l->fd);
-        free(l);
-        return NULL;
-    }
-    int port = ntohs(sa.sin_port);
     size_t len = 0;
     char *save = NULL;
-    for (char *ip = strtok_r(ips, ",", &save); ip; ip = strtok_r(NULL, ",", &save)) {
-        int n = snprintf(l->addresses + len, sizeof l->addresses - len, "%s%s:%d", len ? "," : "", ip, port);
-        if (n < 0 || len + (size_t)n >= sizeof l->addresses)
+    for (char *ip = strtok_r(ips, ",", &save); ip && l->nfds < CTL_MAX_LISTENERS; ip = strtok_r(NULL, ",", &save)) {
+        struct sockaddr_in sa = {.sin_family = AF_INET};
+        socklen_t sl = sizeof sa;
+        if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+            continue;
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 128) != 0 ||
+            getsockname(fd, (struct sockaddr *)&sa, &sl) != 0) {
+            /* an address that cannot be bound is not handed out */
+            snprintf(err, errlen, "cannot listen for node daemons on %s: %s", ip, strerror(errno));
+            TIDE_DEBUG(1, "%s", err);
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        int n = snprintf(l->addresses + len, sizeof l->addresses - len, "%s%s:%d", len ? "," : "", ip,
+                         ntohs(sa.sin_port));
+        if (n < 0 || len + (size_t)n >= sizeof l->addresses) {
+            close(fd);
             break;
+        }
         len += (size_t)n;
+        l->fds[l->nfds] = fd;
+        l->accept_evs[l->nfds] = event_new(base, fd, EV_READ | EV_PERSIST, accept_cb, l);
+        event_add(l->accept_evs[l->nfds++], NULL);
     }
-    l->accept_ev = event_new(base, l->fd, EV_READ | EV_PERSIST, accept_cb, l);
-    event_add(l->accept_ev, NULL);
+    if (l->nfds == 0) {
+        if (!err[0])
+            snprintf(err, errlen, "no address to listen on for node daemons");
+        tide_ctllisten_free(l);
+        return NULL;
+    }
     return l;
 }
 
@@ -206,8 +225,10 @@ void tide_ctllisten_free(struct tide_ctllisten *l)
         return;
     while (l->pending)
         pending_drop(l->pending, true);
-    event_free(l->accept_ev);
-    close(l->fd);
+    for (int i = 0; i < l->nfds; i++) {
+        event_free(l->accept_evs[i]);
+        close(l->fds[i]);
+    }
     memset(l->secret, 0, sizeof l->secret);
     free(l);
 }

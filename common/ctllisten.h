@@ -22,9 +22,9 @@ struct tide_ctllisten;
  * that is not expected or already connected. */
 typedef int (*tide_ctllisten_fn)(int fd, uint32_t node, struct tide_ctlcrypt *crypt, void *arg);
 
-/* Listen on every address, port chosen by the system. `include` selects
- * the addresses advertised (the if_include setting; empty: every
- * non-loopback interface). timeout_s and max_pending bound peers that
+/* Listen on the addresses `include` selects (the if_include setting;
+ * empty: every non-loopback interface, loopback if there is none), each
+ * bound on its own with a port chosen by the system; nowhere else. timeout_s and max_pending bound peers that
  * have not authenticated. NULL with a reason in err on failure. */
 struct tide_ctllisten *tide_ctllisten_new(struct event_base *base, const uint8_t secret[TIDE_CTL_SECRET_LEN],
                                           const char *include, int timeout_s, int max_pending,

@@ -444,6 +444,7 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
                 memcmp(tok, token, TIDE_PORT_TOKEN_LEN) != 0 || !who) {
                 status = tide_err(MPI_ERR_PORT, "%s: a malformed connection request arrived", fn);
             } else {
+                tide_tcp_port_accepted(who); /* its group's member list may be long */
                 tide_dpm_set_card(who, card);
                 struct tide_comm *pc = pair_comm(who);
                 uint32_t yes = 1;

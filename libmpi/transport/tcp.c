@@ -10,7 +10,10 @@
  * connect/accept or join its link key, and a holder of a port name the
  * port's token; a connection of the last kind carries only the
  * connect/accept conversation (context TIDE_CONTEXT_DPM) and is kept
- * apart from the peer's ordinary connection.
+ * apart from the peer's ordinary connection. Until the rank's
+ * MPI_Comm_accept takes such a peer's request (tide_tcp_port_accepted),
+ * it is a guest with small limits on what it may make the rank hold
+ * (port_peer_bytes, port_peers_bytes; see "port guests" below).
  *
  * The listener never waits on one peer: the handshake is a state machine
  * driven by the same epoll set. A peer that has not authenticated within
@@ -48,6 +51,7 @@
 #include "transport/peer_keys.h"
 #include "transport/tcp_auth.h"
 #include "dpm/dpm.h"
+#include "pt2pt/match.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/request.h"
 #include "pt2pt/sender_check.h"
@@ -137,6 +141,9 @@ struct tcp_peer {
     bool same_host;
     bool failed;
     int8_t universe; /* of our universe: 1, of another: 0, not known yet: -1 */
+    bool port_accepted; /* came in through a port and an accept took its request */
+    bool port_guest;    /* came in through a port; its request not taken by an accept yet */
+    bool guest_left;    /* a guest whose connection ended: what it left is to be freed */
     struct tcp_peer *next; /* every peer we hold state for */
     struct tide_proc *proc;
 };
@@ -164,6 +171,8 @@ static struct {
     bool have_key;
     int nheld; /* connections with held set */
     bool encrypt; /* the encrypt parameter: seal every frame */
+    size_t guest_bytes, guests_bytes; /* port guests: each, all together (port_peer_bytes...) */
+    bool guests_left;                 /* some tcp_peer has guest_left set */
 } tcp = {.listen_fd = -1, .epfd = -1, .timer_fd = -1};
 
 static char timer_mark; /* epoll data of the timer (listeners have NULL) */
@@ -259,6 +268,8 @@ static void conn_close(struct tcp_conn *c)
             c->tp->attempt = NULL;
         if (c->tp->port_conn == c)
             c->tp->port_conn = NULL;
+        if (c->tp->port_guest && !c->tp->port_conn) /* freed by the next progress pass */
+            c->tp->guest_left = tcp.guests_left = true;
     }
 }
 
@@ -396,6 +407,10 @@ static int conn_queue(struct tcp_conn *c, struct frame *f)
     return 0;
 }
 
+static bool guest_conn(const struct tcp_conn *c);
+static void guest_dropped(const struct tcp_conn *c, const char *why);
+static bool guest_frame_ok(const struct tcp_conn *c, const struct tide_hdr *h, uint32_t len);
+
 /* Open the complete records at the head of an encrypted connection's
  * buffer and deliver their frames. The count, or -1 (the connection must
  * close: a record of a bad length, or one that fails its tag). */
@@ -407,6 +422,13 @@ static int deliver_sealed(struct tcp_conn *c)
         size_t len;
         if (tide_ctlcrypt_record_len(c->rbuf + off, MAX_FRAME, &len) != 0 || len < sizeof(struct tide_hdr))
             return -1;
+        /* a port guest's record is no longer than its limit, checked
+         * before any room is made for it */
+        bool guest = guest_conn(c);
+        if (guest && len - sizeof(struct tide_hdr) > tcp.guest_bytes) {
+            guest_dropped(c, "a frame longer than port_peer_bytes");
+            return -1;
+        }
         size_t reclen = len + TIDE_CRYPT_OVERHEAD;
         if (c->rlen - off < reclen) {
             if (reclen > c->rcap) { /* make room for a big record */
@@ -437,7 +459,7 @@ static int deliver_sealed(struct tcp_conn *c)
         off += reclen;
         struct tide_hdr h;
         memcpy(&h, c->pbuf, sizeof h);
-        if (!frame_allowed(c, &h))
+        if (!frame_allowed(c, &h) || (guest && !guest_frame_ok(c, &h, (uint32_t)len)))
             return -1;
         tide_protocol_incoming(c->peer, &h, c->pbuf + sizeof h, len - sizeof h);
         n++;
@@ -825,6 +847,8 @@ static int on_hello(struct tcp_conn *c, const struct tide_hello *h)
         c->seq = ++tcp.seq;
         if (tp->port_conn && tp->port_conn != c) /* a newer conversation replaces it */
             conn_close(tp->port_conn);
+        if (!tp->port_accepted)
+            tp->port_guest = true;
         tcp.nport++;
         cap_port_conns();
     } else if (!p->tx) {
@@ -884,6 +908,108 @@ static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h)
     return r && r->ctx == TIDE_CONTEXT_DPM && (!r->proc || r->proc == c->peer);
 }
 
+/* ---- port guests ----
+ * A holder of a port name may connect (PORT kind) before the rank's
+ * MPI_Comm_accept is posted; what it sends waits in the unexpected queue
+ * of the connect/accept context until an accept takes its request. Such
+ * a guest may make the rank hold at most guest_bytes (port_peer_bytes):
+ * no frame larger, all its waiting messages together no more; all guests
+ * together at most guests_bytes (port_peers_bytes). Only eager messages
+ * are taken from it (a legitimate request is a short eager message: a
+ * name, a port token and a business card, TIDE_CARD_MAX at most). A guest
+ * that would exceed a limit is dropped, and when a guest's connection
+ * ends, whatever it left waiting is freed (and the transport's state for
+ * it). Once an accept has taken its request (tide_tcp_port_accepted) it
+ * is an ordinary peer of the conversation: its group's member list, which
+ * grows with the size of its group, comes after that. */
+
+#define GUEST_MSG_COST 128 /* what a waiting message costs beside its payload */
+
+static bool guest_conn(const struct tcp_conn *c)
+{
+    return c->port_only && !c->outgoing && c->tp && c->tp->port_guest;
+}
+
+/* Bytes the messages of guests hold, from p (*mine) and from all of them. */
+static size_t guests_held(const struct tide_proc *p, size_t *mine)
+{
+    size_t all = 0;
+    *mine = 0;
+    struct tide_matchq *q = tide_matchq_find(TIDE_CONTEXT_DPM);
+    for (struct tide_unexpected *u = q ? tide_match_uq_first(q) : NULL; u; u = tide_match_uq_next(q, u)) {
+        const struct tcp_peer *tp = u->from ? u->from->tcp_state : NULL;
+        if (!tp || !tp->port_guest)
+            continue;
+        size_t cost = u->data_len + GUEST_MSG_COST;
+        all += cost;
+        if (u->from == p)
+            *mine += cost;
+    }
+    return all;
+}
+
+static void guest_dropped(const struct tcp_conn *c, const char *why)
+{
+    if (tide.tuning.verbose > 0)
+        fprintf(stderr, "tide[%u]: TCP: dropped a port peer not yet accepted (%.64s:%u): %s\n", tide.rank,
+                c->peer ? c->peer->nspace : "?", c->peer ? c->peer->rank : 0, why);
+}
+
+/* May guest connection c deliver this frame (total length len, header h)? */
+static bool guest_frame_ok(const struct tcp_conn *c, const struct tide_hdr *h, uint32_t len)
+{
+    if (h->type == TIDE_MSG_RTS) {
+        guest_dropped(c, "a message too long to come eagerly");
+        return false;
+    }
+    if (h->type != TIDE_MSG_EAGER)
+        return true; /* about a request of ours (frame_allowed): no payload kept */
+    size_t mine, all = guests_held(c->peer, &mine), cost = (size_t)len - sizeof *h + GUEST_MSG_COST;
+    if (mine + cost > tcp.guest_bytes) {
+        guest_dropped(c, "more waiting messages than port_peer_bytes allows");
+        return false;
+    }
+    if (all + cost > tcp.guests_bytes) {
+        guest_dropped(c, "the port peers not yet accepted hold port_peers_bytes already");
+        return false;
+    }
+    return true;
+}
+
+/* Free what guests whose connections ended left behind, and the
+ * transport's state for them. */
+static void guests_left_free(void)
+{
+    tcp.guests_left = false;
+    struct tide_matchq *q = tide_matchq_find(TIDE_CONTEXT_DPM);
+    for (struct tide_unexpected *u = q ? tide_match_uq_first(q) : NULL, *next; u; u = next) {
+        next = tide_match_uq_next(q, u);
+        const struct tcp_peer *tp = u->from ? u->from->tcp_state : NULL;
+        if (tp && tp->guest_left && !tp->port_conn) {
+            tide_match_remove(q, u);
+            tide_unexpected_free(u);
+        }
+    }
+    for (struct tcp_peer *tp = tcp.peers, *next; tp; tp = next) {
+        next = tp->next;
+        struct tide_proc *p = tp->proc;
+        if (tp->guest_left && !tp->port_conn && !tp->active && !tp->attempt && !tp->pre_head && !tp->ppre_head &&
+            p && !p->pend_head && p->ngroups == 0)
+            tide_dpm_forget(p); /* its card, its transport state */
+        else
+            tp->guest_left = false;
+    }
+}
+
+void tide_tcp_port_accepted(struct tide_proc *p)
+{
+    struct tcp_peer *tp = p->tcp_state;
+    if (tp) {
+        tp->port_accepted = true;
+        tp->port_guest = tp->guest_left = false;
+    }
+}
+
 /* ---- frames ---- */
 
 static int deliver_frames(struct tcp_conn *c)
@@ -896,6 +1022,11 @@ static int deliver_frames(struct tcp_conn *c)
         uint32_t len = tide_auth_get32(c->rbuf + off);
         if (len < sizeof(struct tide_hdr) || len > MAX_FRAME)
             return -1;
+        bool guest = guest_conn(c);
+        if (guest && (size_t)len - sizeof(struct tide_hdr) > tcp.guest_bytes) {
+            guest_dropped(c, "a frame longer than port_peer_bytes");
+            return -1;
+        }
         if (c->rlen - off < 4 + (size_t)len) {
             /* a big DATA payload: read the rest of it in place */
             if (c->rlen - off >= 4 + sizeof(struct tide_hdr) && len - sizeof(struct tide_hdr) >= ZC_MIN) {
@@ -949,7 +1080,7 @@ static int deliver_frames(struct tcp_conn *c)
         }
         struct tide_hdr h;
         memcpy(&h, c->rbuf + off + 4, sizeof h);
-        if (!frame_allowed(c, &h))
+        if (!frame_allowed(c, &h) || (guest && !guest_frame_ok(c, &h, len)))
             return -1;
         tide_protocol_incoming(c->peer, &h, c->rbuf + off + 4 + sizeof h, len - sizeof h);
         off += 4 + (size_t)len;
@@ -1286,6 +1417,8 @@ static int tcp_progress(void)
         if (x > 0)
             n++;
     }
+    if (tcp.guests_left)
+        guests_left_free();
     if (n > 0)
         reap_dead();
     return work;
@@ -1514,6 +1647,15 @@ static bool via_port(struct tide_proc *p, struct tcp_peer *tp)
     return tp->port_conn || tide_peer_keys_port(p, token) == 0;
 }
 
+/* Bytes waiting in c's send queue. */
+static size_t queued_bytes(const struct tcp_conn *c)
+{
+    size_t n = 0;
+    for (const struct frame *f = c->sq_head; f; f = f->next)
+        n += f->len + f->ext_len - f->off;
+    return n;
+}
+
 static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *extra, size_t extra_len,
                     struct tide_convertor *cv, size_t len)
 {
@@ -1578,7 +1720,16 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
     if (len)
         tide_conv_pack(cv, f->data + 4 + sizeof *h + extra_len, len);
     if (c && c->state == C_OPEN) {
-        if (conn_queue(c, f) != 0 || flush_queue(c) != 0) {
+        if (conn_queue(c, f) != 0) {
+            conn_failed(c, "write failed");
+            return -1;
+        }
+        if (guest_conn(c) && queued_bytes(c) > tcp.guest_bytes) {
+            guest_dropped(c, "it does not read our answers");
+            conn_close(c);
+            return -1;
+        }
+        if (flush_queue(c) != 0) {
             conn_failed(c, "write failed");
             return -1;
         }
@@ -1765,6 +1916,9 @@ int tide_tcp_init(char *err, size_t errlen)
     tcp.auth_timeout = to > 0 ? (double)to : 3.0;
     tcp.max_pending = mp > 0 ? (int)mp : 64;
     tcp.encrypt = tide_config_int("encrypt") != 0;
+    long long gb = tide_config_int("port_peer_bytes"), gsb = tide_config_int("port_peers_bytes");
+    tcp.guest_bytes = gb > 0 ? (size_t)gb : 16384;
+    tcp.guests_bytes = gsb > 0 ? (size_t)gsb : 262144;
     if (open_listeners(err, errlen) != 0)
         return -1;
     tide_tcp_transport.eager_limit = tide.tuning.tcp_eager_limit;

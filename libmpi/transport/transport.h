@@ -186,5 +186,8 @@ extern int tide_ntransports;
 /* Has the TCP transport an open connection to p? (Its end comes after
  * everything p sent on it: the sign of p's death that keeps the order.) */
 bool tide_tcp_peer_open(const struct tide_proc *p);
+/* p came in through a port and an accept has taken its request: it is no
+ * longer held to the limits of a port peer nobody has accepted. */
+void tide_tcp_port_accepted(struct tide_proc *p);
 
 #endif

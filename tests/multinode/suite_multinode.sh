@@ -12,7 +12,8 @@ multinode.ns.ports multinode.ns.abort multinode.ns.tided-killed multinode.ns.no-
 multinode.ssh.coll multinode.ssh.abort multinode.ssh.tided-killed multinode.tree.hello multinode.tree.coll
 multinode.tree.spawn multinode.tree.ports multinode.tree.abort multinode.tree.tided-killed multinode.tree.no-daemon
 multinode.tree.mpiexec-killed
-multinode.tree.ssh.hello"
+multinode.tree.ssh.hello
+multinode.tree.listen-if"
 
 # does the filter select any case of this suite?
 mn_selected() {
@@ -316,6 +317,76 @@ mn_mpiexec_killed() {
     mn_left
 }
 
+# mn_descendants PID: PID and every process below it
+mn_descendants() {
+    echo "$1"
+    for md_c in $(pgrep -P "$1"); do
+        mn_descendants "$md_c"
+    done
+}
+
+# mn_listen_where WANT SS-OUTPUT PIDS...: every TCP socket these processes
+# listen on (in SS-OUTPUT, from ss -H -lntp) is on address WANT (tided's
+# PMIx listener, for the ranks of its host, on 127.0.0.1); prints them,
+# fails when one is elsewhere (0.0.0.0, [::], another address) or when
+# none listens at all
+mn_listen_where() {
+    lw_want=$1; lw_ss=$2; shift 2
+    lw_n=0; lw_bad=0
+    lw_ifs=$IFS
+    for lw_p in "$@"; do
+        IFS='
+'
+        for lw_line in $(printf '%s\n' "$lw_ss" | grep "pid=$lw_p,"); do
+            IFS=$lw_ifs
+            lw_addr=$(echo "$lw_line" | awk '{print $4}')
+            echo "  $lw_addr  $(echo "$lw_line" | grep -o 'users:.*')"
+            lw_n=$((lw_n + 1))
+            case "${lw_addr%:*} $lw_line" in
+            "$lw_want "*) ;;
+            "127.0.0.1 "*'(("tided",'*) ;;
+            *) lw_bad=$((lw_bad + 1)) ;;
+            esac
+        done
+        IFS=$lw_ifs
+    done
+    [ $lw_n -gt 0 ] || { echo "  no listening socket"; return 1; }
+    [ $lw_bad -eq 0 ] || { echo "  $lw_bad of them not on $lw_want"; return 1; }
+}
+
+# with if_include naming the bridge's network, a job whose daemons form a
+# chain (each daemon listens for the next) listens only there: mpiexec on
+# the bridge's address, the daemons and ranks of each host on the host's
+# own, nothing on 0.0.0.0 or [::]
+mn_listen_if() {
+    set -- $MN_HOSTS
+    $MPIEXEC --param tree_radix=1 --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
+        --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
+    jpid=$!
+    i=0
+    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
+        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    li_ok=0
+    echo "root namespace (mpiexec and what runs below it), expected $MN_ROOT_IP:"
+    # shellcheck disable=SC2046
+    mn_listen_where "$MN_ROOT_IP" "$(ss -H -lntp)" $(mn_descendants $jpid) || li_ok=1
+    for h in "$@"; do
+        ns=$(mn_ns_of "$h")
+        echo "$ns (daemon and ranks), expected $h:"
+        li_pids=$(for p in $(ip netns pids "$ns"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = sshd ] || echo $p; done)
+        # shellcheck disable=SC2086
+        mn_listen_where "$h" "$(ip netns exec "$ns" ss -H -lntp)" $li_pids || li_ok=1
+    done
+    kill -TERM $jpid
+    wait $jpid
+    [ $li_ok -eq 0 ] || return 1
+    mn_left
+}
+
 if mn_selected; then
     MN_HERE="$S/tests/multinode"
     . "$MN_HERE/hosts.sh"
@@ -385,6 +456,8 @@ if mn_selected; then
             mn_check multinode.tree.ssh.hello mn_hello
         fi
         MN_EXTRA=""
+        MN_CUR_AGENT="$MN_AGENT"
+        mn_check multinode.tree.listen-if mn_listen_if
         if [ -n "$MN_SSH_AGENT" ]; then
             MN_CUR_AGENT="$MN_SSH_AGENT"
             mn_check multinode.ssh.hello mn_hello

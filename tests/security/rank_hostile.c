@@ -19,6 +19,12 @@
  *   rank_hostile garbage PORTFILE     random bytes, absurd lengths, a wrong
  *       proof: each closed at once; then a proper peer still gets in
  *   rank_hostile listen-check PORTFILE  the rank listens on 127.0.0.1 only
+ *   rank_hostile memflood PORTFILE MAXMB  as port peers nobody has accepted
+ *       (before any MPI_Comm_accept): big frames on the connect/accept
+ *       context from a few connections (each must be dropped), many
+ *       connections that each leave a little behind and close, then many
+ *       at once each holding a little; the rank's resident memory must
+ *       grow by less than MAXMB MiB, and some of the last must be dropped
  */
 #include "transport/tcp_auth.h"
 #include "ctlcrypt.h"
@@ -35,6 +41,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -186,6 +193,9 @@ static void send_all(int fd, const void *b, size_t n)
 
 /* the keys of the PORT-kind connection v2_hello opened last (NULL: none) */
 static struct tide_ctlcrypt *sealer;
+/* the keys of each connection memflood holds open, by descriptor */
+#define MAX_CONN_FD 4096
+static struct tide_ctlcrypt *conn_sealer[MAX_CONN_FD];
 
 /* a frame [u32 len][hdr][int] claiming to come from rank src (sealed on a
  * PORT-kind connection: [u32 len][ciphertext][tag]) */
@@ -425,8 +435,7 @@ static int flood(int n)
     if (after > peak)
         peak = after;
     for (int i = 0; i < n; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
+        port_close(fds[i]);
     free(fds);
     printf("flood: %d connections held; rank's descriptors before %d, peak %d, at the end %d\n", opened, before,
            peak, after);
@@ -543,6 +552,171 @@ static int listen_check(void)
     return listening > 0 && wide == 0 ? 0 : 1;
 }
 
+/* ---- memflood ---- */
+
+static long rss_kb(int pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* A connection authenticated with the port's token as rank `rank` of a
+ * process group of another job; -1 if the rank would not have it. */
+static int port_conn(const char *nspace, uint32_t rank)
+{
+    int fd = dial();
+    uint8_t nonce[16];
+    uint32_t magic;
+    if (fd < 0)
+        return -1;
+    struct timeval tv = {10, 0}; /* a send the rank stops reading gives up */
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    int reply_ok = 0;
+    if (challenge(fd, nonce, &magic) != 0 || magic != TIDE_HS_MAGIC ||
+        !v2_hello(fd, nonce, TIDE_AUTH_PORT, nspace, rank, P.token, 16, &reply_ok) || !reply_ok ||
+        fd >= MAX_CONN_FD) {
+        close(fd);
+        return -1;
+    }
+    conn_sealer[fd] = sealer; /* this connection's own from now on */
+    sealer = NULL;
+    return fd;
+}
+
+static void port_close(int fd)
+{
+    if (fd < 0)
+        return;
+    tide_ctlcrypt_free(conn_sealer[fd]);
+    conn_sealer[fd] = NULL;
+    close(fd);
+}
+
+/* An eager frame of plen bytes on the connect/accept context, sealed as
+ * the connection's keys say (scratch: the payload after room for the
+ * length and header; sealed: room for the record); 0 when all of it was
+ * written, -1 when the rank closed the connection. */
+static int send_dpm(int fd, int tag, size_t plen, uint8_t *scratch, uint8_t *sealed)
+{
+    struct hdr h = {.type = 1, .ctx = CTX_DPM, .src = 0, .tag = tag, .len = plen, .sreq = 0};
+    uint32_t len = (uint32_t)(sizeof h + plen);
+    memcpy(scratch, &len, 4);
+    memcpy(scratch + 4, &h, sizeof h);
+    const uint8_t *out = scratch;
+    size_t total = 4 + sizeof h + plen, done = 0;
+    if (conn_sealer[fd]) {
+        total = tide_ctlcrypt_seal(conn_sealer[fd], scratch + 4, sizeof h + plen, sealed);
+        if (total == 0)
+            return -1;
+        out = sealed;
+    }
+    while (done < total) {
+        ssize_t w = send(fd, out + done, total - done, MSG_NOSIGNAL);
+        if (w <= 0)
+            return -1;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+static int memflood(long max_mb)
+{
+    const size_t big = 8u << 20;
+    uint8_t *buf = calloc(1, 4 + sizeof(struct hdr) + big);
+    uint8_t *sealed = malloc(sizeof(struct hdr) + big + TIDE_CRYPT_OVERHEAD);
+    if (!buf || !sealed)
+        return 2;
+    memset(buf + 4 + sizeof(struct hdr), 0x5a, big);
+    long base = rss_kb(P.pid), peak = base;
+    int bad = 0;
+    char ns[64];
+    /* an idle peer kept open throughout: the rank then watches its
+     * listener on every pass */
+    int anchor = port_conn("tide.memflood-anchor.1.0", 0);
+    if (anchor < 0) {
+        printf("memflood: the port's token is not accepted\n");
+        return 1;
+    }
+    /* 1: big frames from 4 connections, 8 of 8 MiB each */
+    int fds[4];
+    for (int i = 0; i < 4; i++) {
+        snprintf(ns, sizeof ns, "tide.memflood-big.%d.0", i);
+        fds[i] = port_conn(ns, 0);
+    }
+    size_t sent = 0;
+    for (int k = 0; k < 8; k++)
+        for (int i = 0; i < 4; i++)
+            if (fds[i] >= 0 && send_dpm(fds[i], 1000 + k, big, buf, sealed) == 0)
+                sent += big;
+    int dropped = 0;
+    for (int i = 0; i < 4; i++) {
+        if (fds[i] >= 0 && wait_closed(fds[i], 5) >= 0)
+            dropped++;
+        port_close(fds[i]);
+        long r = rss_kb(P.pid);
+        peak = r > peak ? r : peak;
+    }
+    printf("memflood: big frames: %zu MiB taken from 4 connections, %d of 4 dropped; rank's RSS %ld -> %ld kB\n",
+           sent >> 20, dropped, base, rss_kb(P.pid));
+    if (dropped != 4)
+        bad++;
+    /* 2: 2000 connections, each leaving 4 messages of 3 KiB and closing */
+    int left = 0;
+    for (int b = 0; b < 80; b++) {
+        int f[25];
+        for (int i = 0; i < 25; i++) {
+            snprintf(ns, sizeof ns, "tide.memflood-churn.%d.0", b * 25 + i);
+            f[i] = port_conn(ns, 0);
+            for (int k = 0; f[i] >= 0 && k < 4; k++)
+                if (send_dpm(f[i], 2000 + k, 3072, buf, sealed) == 0)
+                    left++;
+        }
+        for (int i = 0; i < 25; i++)
+            port_close(f[i]);
+        long r = rss_kb(P.pid);
+        peak = r > peak ? r : peak;
+    }
+    printf("memflood: churn: %d messages of 3 KiB left by 2000 closed connections; rank's RSS %ld kB\n", left,
+           rss_kb(P.pid));
+    /* 3: 48 connections at once, each holding 12 KiB: more than all
+     * unaccepted port peers together may make the rank hold */
+    int many[48], held = 0;
+    for (int i = 0; i < 48; i++) {
+        snprintf(ns, sizeof ns, "tide.memflood-many.%d.0", i);
+        many[i] = port_conn(ns, 0);
+        for (int k = 0; many[i] >= 0 && k < 4; k++)
+            if (send_dpm(many[i], 3000 + k, 3072, buf, sealed) == 0)
+                held++;
+    }
+    int closed = 0;
+    for (int i = 0; i < 48; i++) {
+        if (many[i] >= 0 && wait_closed(many[i], i == 0 ? 3 : 0.2) >= 0)
+            closed++;
+        port_close(many[i]);
+    }
+    printf("memflood: 48 connections holding 12 KiB each: %d of them dropped\n", closed);
+    if (closed == 0)
+        bad++;
+    port_close(anchor);
+    long end = rss_kb(P.pid);
+    peak = end > peak ? end : peak;
+    printf("memflood: rank's RSS before %ld kB, peak %ld kB, at the end %ld kB (bound: +%ld MiB)\n", base, peak, end,
+           max_mb);
+    if (base < 0 || peak - base > max_mb * 1024)
+        bad++;
+    free(buf);
+    free(sealed);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -563,6 +737,8 @@ int main(int argc, char **argv)
         return garbage();
     if (strcmp(m, "listen-check") == 0)
         return listen_check();
+    if (strcmp(m, "memflood") == 0)
+        return memflood(argc > 3 ? atol(argv[3]) : 16);
     fprintf(stderr, "unknown mode %s\n", m);
     return 2;
 }
