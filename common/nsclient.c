@@ -271,16 +271,14 @@ static void pub_add(struct tide_ns_client *c, const struct req *r, const uint8_t
     c->pubs = p;
 }
 
-static void pub_remove_if(struct tide_ns_client *c, const char *service, const char *owner_prefix)
+static void pub_remove(struct tide_ns_client *c, const char *service)
 {
-    for (struct pubrec **pp = &c->pubs; *pp;) {
+    for (struct pubrec **pp = &c->pubs; *pp; pp = &(*pp)->next) {
         struct pubrec *p = *pp;
-        int match = service ? strcmp(p->service, service) == 0 : owned_by(p->owner, owner_prefix);
-        if (match) {
+        if (strcmp(p->service, service) == 0) {
             *pp = p->next;
             pubrec_free(p);
-        } else {
-            pp = &p->next;
+            return;
         }
     }
 }
@@ -301,7 +299,7 @@ static void complete_cred(struct tide_ns_client *c, struct req *r, int status, c
             tide_error("name '%.100s' published through %s was taken by someone else while the "
                        "server was unreachable",
                        r->service, target(c));
-            pub_remove_if(c, r->service, NULL);
+            pub_remove(c, r->service);
         }
         req_free(r);
         return;
@@ -312,10 +310,10 @@ static void complete_cred(struct tide_ns_client *c, struct req *r, int status, c
         if (r->type == TIDE_NS_PUBLISH)
             pub_add(c, r, cred);
         else if (r->type == TIDE_NS_UNPUBLISH)
-            pub_remove_if(c, r->service, NULL);
+            pub_remove(c, r->service);
         else if (r->type == TIDE_NS_UNPUBLISH_SET)
             for (uint32_t i = 0; i < r->nset; i++)
-                pub_remove_if(c, r->set_service[i], NULL);
+                pub_remove(c, r->set_service[i]);
     }
     struct tide_ns_result res = {
         .status = status,
