@@ -1,4 +1,4 @@
-# suite_nsowner.sh: who owns a name on a shared tide-nameserver (see
+# suite_nameowner.sh: who owns a name on a shared tide-nameserver (see
 # docs/SECURITY.md, "A shared name server"). Another user holding the
 # server's URI and secret, with the victim mpiexec's pid in its own pid
 # namespace, claims the victim's owner string and must not be able to drop
