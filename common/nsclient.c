@@ -6,6 +6,12 @@
  * deadlines, reconnecting with back-off and re-publishing after a server
  * restart, and the blocking wrapper.
  *
+ * Credentials: the server answers a publish with the name's credential
+ * (nsproto.h, "Ownership"). It is kept here, in memory only, with the
+ * record of what we published: an unpublish presents it, the end of a job
+ * presents those of the job's names (UNPUBLISH_SET), and a re-publication
+ * after reconnecting re-asserts the name with it.
+ *
  * Re-entrancy: callbacks run only from event callbacks; a callback may
  * close the client, so after running one the code checks c->closing and
  * the free itself waits until the outermost event callback returns.
@@ -52,6 +58,14 @@ struct req {
     uint16_t type;
     uint32_t id, flags, wait_ms;
     char *service, *port, *owner;
+    /* PUBLISH: the random key (or, re-publishing, the credential);
+     * UNPUBLISH: the credential presented (has_key 0: none) */
+    uint8_t key[TIDE_NS_CRED_LEN];
+    int has_key;
+    /* UNPUBLISH_SET: the names and their credentials */
+    uint32_t nset;
+    char **set_service;
+    uint8_t (*set_cred)[TIDE_NS_CRED_LEN];
     tide_ns_cb cb;
     void *arg;
     int internal; /* a re-publication after reconnecting: no callback */
@@ -69,7 +83,17 @@ struct reqlist {
 
 struct pubrec {
     char *service, *port, *owner;
+    uint8_t cred[TIDE_NS_CRED_LEN]; /* what proves the name is ours */
     struct pubrec *next;
+};
+
+/* the requests one tide_ns_unpublish_owner became, answered as one */
+struct group {
+    int remaining, status;
+    uint64_t count;
+    char *message;
+    tide_ns_cb cb;
+    void *arg;
 };
 
 struct tide_ns_client {
@@ -162,6 +186,13 @@ static void req_free(struct req *r)
     free(r->port);
     free(r->owner);
     free(r->done_msg);
+    for (uint32_t i = 0; r->set_service && i < r->nset; i++)
+        free(r->set_service[i]);
+    free(r->set_service);
+    if (r->set_cred)
+        OPENSSL_cleanse(r->set_cred, (size_t)r->nset * TIDE_NS_CRED_LEN);
+    free(r->set_cred);
+    OPENSSL_cleanse(r->key, sizeof r->key);
     free(r);
 }
 
@@ -201,57 +232,74 @@ static int owned_by(const char *entry_owner, const char *owner)
 
 /* ---- the record of what we published ---- */
 
-static void pub_add(struct tide_ns_client *c, const struct req *r)
+static void pubrec_free(struct pubrec *p)
+{
+    free(p->service);
+    free(p->port);
+    free(p->owner);
+    OPENSSL_cleanse(p->cred, sizeof p->cred);
+    free(p);
+}
+
+static struct pubrec *pub_find(struct tide_ns_client *c, const char *service)
 {
     for (struct pubrec *p = c->pubs; p; p = p->next)
-        if (strcmp(p->service, r->service) == 0)
-            return;
-    struct pubrec *p = calloc(1, sizeof *p);
+        if (strcmp(p->service, service) == 0)
+            return p;
+    return NULL;
+}
+
+static void pub_add(struct tide_ns_client *c, const struct req *r, const uint8_t cred[TIDE_NS_CRED_LEN])
+{
+    struct pubrec *p = pub_find(c, r->service);
+    if (p) { /* published again (after an unpublish that failed): the newest credential */
+        memcpy(p->cred, cred, sizeof p->cred);
+        return;
+    }
+    p = calloc(1, sizeof *p);
     if (!p)
         return;
     p->service = strdup(r->service);
     p->port = strdup(r->port);
     p->owner = strdup(r->owner);
     if (!p->service || !p->port || !p->owner) {
-        free(p->service);
-        free(p->port);
-        free(p->owner);
-        free(p);
+        pubrec_free(p);
         return;
     }
+    memcpy(p->cred, cred, sizeof p->cred);
     p->next = c->pubs;
     c->pubs = p;
 }
 
-static void pub_remove_if(struct tide_ns_client *c, const char *service, const char *owner_prefix)
+static void pub_remove(struct tide_ns_client *c, const char *service)
 {
-    for (struct pubrec **pp = &c->pubs; *pp;) {
+    for (struct pubrec **pp = &c->pubs; *pp; pp = &(*pp)->next) {
         struct pubrec *p = *pp;
-        int match = service ? strcmp(p->service, service) == 0 : owned_by(p->owner, owner_prefix);
-        if (match) {
+        if (strcmp(p->service, service) == 0) {
             *pp = p->next;
-            free(p->service);
-            free(p->port);
-            free(p->owner);
-            free(p);
-        } else {
-            pp = &p->next;
+            pubrec_free(p);
+            return;
         }
     }
 }
 
 /* ---- completing requests ---- */
 
-/* r is on no list. Runs its callback and frees it. */
-static void complete(struct tide_ns_client *c, struct req *r, int status, const char *value,
-                     uint64_t count, const char *message)
+/* r is on no list. Runs its callback and frees it. cred: the credential
+ * a publish's reply carried (NULL: none). */
+static void complete_cred(struct tide_ns_client *c, struct req *r, int status, const char *value,
+                          uint64_t count, const char *message, const uint8_t *cred)
 {
+    if (r->type == TIDE_NS_PUBLISH && status == TIDE_NS_OK && !cred) {
+        status = TIDE_NS_INTERNAL;
+        message = "the name server accepted the name but sent no credential for it";
+    }
     if (r->internal) {
         if (status == TIDE_NS_DUPLICATE) {
             tide_error("name '%.100s' published through %s was taken by someone else while the "
                        "server was unreachable",
                        r->service, target(c));
-            pub_remove_if(c, r->service, NULL);
+            pub_remove(c, r->service);
         }
         req_free(r);
         return;
@@ -260,11 +308,12 @@ static void complete(struct tide_ns_client *c, struct req *r, int status, const 
         status = TIDE_NS_OK; /* the first attempt did it before the connection broke */
     if (status == TIDE_NS_OK) {
         if (r->type == TIDE_NS_PUBLISH)
-            pub_add(c, r);
+            pub_add(c, r, cred);
         else if (r->type == TIDE_NS_UNPUBLISH)
-            pub_remove_if(c, r->service, NULL);
-        else if (r->type == TIDE_NS_UNPUBLISH_OWNER)
-            pub_remove_if(c, NULL, r->owner);
+            pub_remove(c, r->service);
+        else if (r->type == TIDE_NS_UNPUBLISH_SET)
+            for (uint32_t i = 0; i < r->nset; i++)
+                pub_remove(c, r->set_service[i]);
     }
     struct tide_ns_result res = {
         .status = status,
@@ -280,6 +329,12 @@ static void complete(struct tide_ns_client *c, struct req *r, int status, const 
         cb(&res, arg);
         c->depth--;
     }
+}
+
+static void complete(struct tide_ns_client *c, struct req *r, int status, const char *value,
+                     uint64_t count, const char *message)
+{
+    complete_cred(c, r, status, value, count, message, NULL);
 }
 
 static void fail_all(struct tide_ns_client *c, int status, const char *message)
@@ -319,12 +374,19 @@ static void send_req(struct tide_ns_client *c, struct req *r)
         r->id = ++c->next_id;
     switch (r->type) {
     case TIDE_NS_PUBLISH:
-        tide_ns_enc_publish(&w, r->id, r->flags | (r->resent || r->internal ? TIDE_NS_PUB_REASSERT : 0),
-                            r->service, r->port, r->owner);
+        /* sent again after a broken connection, the same key gets the
+         * same credential; a re-publication presents the credential */
+        tide_ns_enc_publish(&w, r->id, r->flags | (r->internal ? TIDE_NS_PUB_REASSERT : 0),
+                            r->service, r->port, r->owner, r->key);
         break;
     case TIDE_NS_LOOKUP: tide_ns_enc_lookup(&w, r->id, r->service, r->wait_ms); break;
-    case TIDE_NS_UNPUBLISH: tide_ns_enc_unpublish(&w, r->id, r->service, r->owner); break;
-    case TIDE_NS_UNPUBLISH_OWNER: tide_ns_enc_unpublish_owner(&w, r->id, r->owner); break;
+    case TIDE_NS_UNPUBLISH:
+        tide_ns_enc_unpublish(&w, r->id, r->service, r->has_key ? r->key : NULL);
+        break;
+    case TIDE_NS_UNPUBLISH_SET:
+        tide_ns_enc_unpublish_set(&w, r->id, r->nset, (const char *const *)r->set_service,
+                                  (const uint8_t(*)[TIDE_NS_CRED_LEN])r->set_cred);
+        break;
     case TIDE_NS_STATUS: tide_ns_enc_status(&w, r->id); break;
     default: tide_ns_enc_ping(&w, r->id); break;
     }
@@ -460,6 +522,8 @@ static void become_ready(struct tide_ns_client *c)
         r->service = strdup(p->service);
         r->port = strdup(p->port);
         r->owner = strdup(p->owner);
+        memcpy(r->key, p->cred, sizeof r->key);
+        r->has_key = 1;
         if (!r->service || !r->port || !r->owner) {
             req_free(r);
             break;
@@ -485,6 +549,16 @@ static void on_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *rb,
     if (c->state == C_HANDSHAKE && !c->got_hello) {
         if (type != TIDE_NS_SERVER_HELLO || m.version < 1) {
             set_error(c, "%s does not speak the name server protocol", target(c));
+            conn_fatal(c, TIDE_NS_VERSION);
+            goto out;
+        }
+        if (m.version != TIDE_NS_PROTO_VERSION) {
+            set_error(c,
+                      "%s speaks name server protocol version %u; this client speaks version %d%s",
+                      target(c), (unsigned)m.version, TIDE_NS_PROTO_VERSION,
+                      m.version < TIDE_NS_PROTO_VERSION
+                          ? " (an older tide-nameserver, without publisher credentials: update it)"
+                          : " (update this client)");
             conn_fatal(c, TIDE_NS_VERSION);
             goto out;
         }
@@ -568,7 +642,7 @@ static void on_msg(struct tide_channel *ch, uint16_t type, struct tide_rbuf *rb,
         goto out;
     }
     list_remove(&c->inflight, r);
-    complete(c, r, m.status, m.value, m.count, m.message);
+    complete_cred(c, r, m.status, m.value, m.count, m.message, m.has_cred ? m.cred : NULL);
 out:
     tide_ns_msg_clear(&m);
     leave(c);
@@ -927,8 +1001,30 @@ static void start_connect(struct tide_ns_client *c)
 
 static void deadline_cb(evutil_socket_t fd, short what, void *arg);
 
+/* Queue r (its fields set) with its deadline, and get it going. 0 or -1
+ * (r freed). */
+static int enqueue(struct tide_ns_client *c, struct req *r)
+{
+    /* the deadline: our timeout on top of the lookup's own wait */
+    long long ms = (long long)c->timeout_ms + r->wait_ms;
+    r->timer = evtimer_new(c->base, deadline_cb, r);
+    if (!r->timer) {
+        req_free(r);
+        return -1;
+    }
+    struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((ms % 1000) * 1000)};
+    evtimer_add(r->timer, &tv);
+    list_push(&c->queue, r);
+    if (c->state == C_READY)
+        send_queued(c);
+    else if (c->state == C_IDLE)
+        start_connect(c);
+    return 0;
+}
+
+/* key: a publish's key or an unpublish's credential (NULL: none) */
 static int submit(struct tide_ns_client *c, uint16_t type, const char *service, const char *port,
-                  const char *owner, uint32_t wait_ms, tide_ns_cb cb, void *arg)
+                  const char *owner, const uint8_t *key, uint32_t wait_ms, tide_ns_cb cb, void *arg)
 {
     if (!c || c->closing)
         return -1;
@@ -940,6 +1036,10 @@ static int submit(struct tide_ns_client *c, uint16_t type, const char *service, 
     r->wait_ms = wait_ms;
     r->cb = cb;
     r->arg = arg;
+    if (key) {
+        memcpy(r->key, key, sizeof r->key);
+        r->has_key = 1;
+    }
     char why[256];
     int st = tide_ns_check_args(service, port, owner, why, sizeof why);
     if (st == TIDE_NS_OK) {
@@ -950,21 +1050,7 @@ static int submit(struct tide_ns_client *c, uint16_t type, const char *service, 
             req_free(r);
             return -1;
         }
-        /* the deadline: our timeout on top of the lookup's own wait */
-        long long ms = (long long)c->timeout_ms + wait_ms;
-        r->timer = evtimer_new(c->base, deadline_cb, r);
-        if (!r->timer) {
-            req_free(r);
-            return -1;
-        }
-        struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)((ms % 1000) * 1000)};
-        evtimer_add(r->timer, &tv);
-        list_push(&c->queue, r);
-        if (c->state == C_READY)
-            send_queued(c);
-        else if (c->state == C_IDLE)
-            start_connect(c);
-        return 0;
+        return enqueue(c, r);
     }
     r->done_status = st;
     r->done_msg = strdup(why);
@@ -1003,35 +1089,170 @@ static void deadline_cb(evutil_socket_t fd, short what, void *arg)
 int tide_ns_publish(struct tide_ns_client *c, const char *service, const char *port,
                     const char *owner, tide_ns_cb cb, void *arg)
 {
-    return submit(c, TIDE_NS_PUBLISH, service ? service : "", port ? port : "", owner ? owner : "", 0,
-                  cb, arg);
+    /* a fresh key per publication: the server derives the credential from it */
+    uint8_t key[TIDE_NS_CRED_LEN];
+    if (tide_ns_random(key, sizeof key) != 0)
+        return -1;
+    int rc = submit(c, TIDE_NS_PUBLISH, service ? service : "", port ? port : "", owner ? owner : "",
+                    key, 0, cb, arg);
+    OPENSSL_cleanse(key, sizeof key);
+    return rc;
 }
 
 int tide_ns_lookup(struct tide_ns_client *c, const char *service, uint32_t wait_ms, tide_ns_cb cb,
                    void *arg)
 {
-    return submit(c, TIDE_NS_LOOKUP, service ? service : "", NULL, NULL, wait_ms, cb, arg);
+    return submit(c, TIDE_NS_LOOKUP, service ? service : "", NULL, NULL, NULL, wait_ms, cb, arg);
 }
 
 int tide_ns_unpublish(struct tide_ns_client *c, const char *service, const char *owner,
                       tide_ns_cb cb, void *arg)
 {
-    return submit(c, TIDE_NS_UNPUBLISH, service ? service : "", NULL, owner ? owner : "", 0, cb, arg);
+    /* only a name we published, for the same owner, gets its credential */
+    const struct pubrec *p = c && service ? pub_find(c, service) : NULL;
+    const uint8_t *cred = p && owner && strcmp(p->owner, owner) == 0 ? p->cred : NULL;
+    return submit(c, TIDE_NS_UNPUBLISH, service ? service : "", NULL, owner ? owner : "", cred, 0,
+                  cb, arg);
 }
+
+int tide_ns_unpublish_cred(struct tide_ns_client *c, const char *service,
+                           const uint8_t cred[TIDE_NS_CRED_LEN], tide_ns_cb cb, void *arg)
+{
+    return submit(c, TIDE_NS_UNPUBLISH, service ? service : "", NULL, NULL, cred, 0, cb, arg);
+}
+
+int tide_ns_held_cred(const struct tide_ns_client *c, const char *service,
+                      uint8_t cred[TIDE_NS_CRED_LEN])
+{
+    for (const struct pubrec *p = c->pubs; p; p = p->next)
+        if (strcmp(p->service, service) == 0) {
+            memcpy(cred, p->cred, TIDE_NS_CRED_LEN);
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- the end of a job: every name of an owner we hold a credential for ---- */
+
+static void group_cb(const struct tide_ns_result *r, void *arg)
+{
+    struct group *g = arg;
+    if (r->status == TIDE_NS_OK) {
+        g->count += r->count;
+    } else if (g->status == TIDE_NS_OK) {
+        g->status = r->status;
+        free(g->message);
+        g->message = strdup(r->message);
+    }
+    if (--g->remaining > 0)
+        return;
+    struct tide_ns_result res = {
+        .status = g->status,
+        .count = g->count,
+        .message = g->message ? g->message : tide_ns_strstatus(g->status),
+    };
+    if (g->cb)
+        g->cb(&res, g->arg);
+    free(g->message);
+    free(g);
+}
+
+/* a frame of UNPUBLISH_SET stays well under TIDE_NS_MAX_FRAME */
+#define SET_MAX_BYTES (TIDE_NS_MAX_FRAME / 2)
+#define SET_MAX_NAMES 256
 
 int tide_ns_unpublish_owner(struct tide_ns_client *c, const char *owner, tide_ns_cb cb, void *arg)
 {
-    return submit(c, TIDE_NS_UNPUBLISH_OWNER, NULL, NULL, owner ? owner : "", 0, cb, arg);
+    if (!c || c->closing)
+        return -1;
+    if (!owner || !*owner) /* checked (and answered) like any other bad argument */
+        return submit(c, TIDE_NS_UNPUBLISH_SET, NULL, NULL, "", NULL, 0, cb, arg);
+    size_t n = 0;
+    for (const struct pubrec *p = c->pubs; p; p = p->next)
+        n += owned_by(p->owner, owner);
+    if (n == 0) { /* nothing of it published through us: nothing to prove, no round trip */
+        struct req *r = calloc(1, sizeof *r);
+        if (!r)
+            return -1;
+        r->c = c;
+        r->type = TIDE_NS_UNPUBLISH_SET;
+        r->cb = cb;
+        r->arg = arg;
+        r->done_status = TIDE_NS_OK;
+        list_push(&c->done, r);
+        event_active(c->defer_ev, 0, 0);
+        return 0;
+    }
+    /* cut into requests; each gets its own copy of the names and credentials */
+    struct req *reqs = NULL, **tail = &reqs;
+    int nreq = 0;
+    const struct pubrec *p = c->pubs;
+    for (size_t taken = 0; taken < n;) {
+        struct req *r = calloc(1, sizeof *r);
+        if (!r)
+            goto fail;
+        *tail = r;
+        tail = &r->next;
+        nreq++;
+        r->c = c;
+        r->type = TIDE_NS_UNPUBLISH_SET;
+        r->set_service = calloc(SET_MAX_NAMES, sizeof *r->set_service);
+        r->set_cred = calloc(SET_MAX_NAMES, sizeof *r->set_cred);
+        if (!r->set_service || !r->set_cred)
+            goto fail;
+        size_t bytes = 0;
+        for (; p && r->nset < SET_MAX_NAMES; p = p->next) {
+            if (!owned_by(p->owner, owner))
+                continue;
+            size_t need = strlen(p->service) + TIDE_NS_CRED_LEN + 16;
+            if (r->nset && bytes + need > SET_MAX_BYTES)
+                break;
+            r->set_service[r->nset] = strdup(p->service);
+            if (!r->set_service[r->nset])
+                goto fail;
+            memcpy(r->set_cred[r->nset], p->cred, TIDE_NS_CRED_LEN);
+            r->nset++;
+            bytes += need;
+            taken++;
+        }
+    }
+    struct group *g = calloc(1, sizeof *g);
+    if (!g)
+        goto fail;
+    g->remaining = nreq;
+    g->status = TIDE_NS_OK;
+    g->cb = cb;
+    g->arg = arg;
+    while (reqs) {
+        struct req *r = reqs;
+        reqs = r->next;
+        r->next = NULL;
+        r->cb = group_cb;
+        r->arg = g;
+        if (enqueue(c, r) != 0) {
+            /* answered as a failure, so the group still completes once */
+            struct tide_ns_result res = {.status = TIDE_NS_NOMEM, .message = "out of memory"};
+            group_cb(&res, g);
+        }
+    }
+    return 0;
+fail:
+    while (reqs) {
+        struct req *r = reqs;
+        reqs = r->next;
+        req_free(r);
+    }
+    return -1;
 }
 
 int tide_ns_ping(struct tide_ns_client *c, tide_ns_cb cb, void *arg)
 {
-    return submit(c, TIDE_NS_PING, NULL, NULL, NULL, 0, cb, arg);
+    return submit(c, TIDE_NS_PING, NULL, NULL, NULL, NULL, 0, cb, arg);
 }
 
 int tide_ns_status(struct tide_ns_client *c, tide_ns_cb cb, void *arg)
 {
-    return submit(c, TIDE_NS_STATUS, NULL, NULL, NULL, 0, cb, arg);
+    return submit(c, TIDE_NS_STATUS, NULL, NULL, NULL, NULL, 0, cb, arg);
 }
 
 const char *tide_ns_last_error(const struct tide_ns_client *c) { return c->last_error; }
@@ -1135,10 +1356,7 @@ static void client_free(struct tide_ns_client *c)
     while (c->pubs) {
         struct pubrec *p = c->pubs;
         c->pubs = p->next;
-        free(p->service);
-        free(p->port);
-        free(p->owner);
-        free(p);
+        pubrec_free(p);
     }
     if (c->conn_ev)
         event_free(c->conn_ev);
@@ -1252,6 +1470,13 @@ int tide_ns_sync_unpublish(struct tide_ns_sync *s, const char *service, const ch
 {
     struct sync_wait w = {.msg = msg, .msglen = msglen};
     return sync_run(s, &w, tide_ns_unpublish(s->c, service, owner, sync_cb, &w));
+}
+
+int tide_ns_sync_unpublish_cred(struct tide_ns_sync *s, const char *service,
+                                const uint8_t cred[TIDE_NS_CRED_LEN], char *msg, size_t msglen)
+{
+    struct sync_wait w = {.msg = msg, .msglen = msglen};
+    return sync_run(s, &w, tide_ns_unpublish_cred(s->c, service, cred, sync_cb, &w));
 }
 
 int tide_ns_sync_unpublish_owner(struct tide_ns_sync *s, const char *owner, uint64_t *count,

@@ -29,6 +29,15 @@
  *                             opts->secret_file or $TIDE_NAMESERVER_SECRET_FILE
  *   "tide-ns+unix://PATH"     a unix socket (its owner must be our user)
  *
+ * Ownership: the server answers each publish with the name's credential
+ * (nsproto.h, "Ownership"); the client keeps it in memory, never anywhere
+ * else, and presents it to unpublish the name, to drop a job's names
+ * (tide_ns_unpublish_owner) and to re-publish after a reconnection. The
+ * owner string names the publisher within this client (and in the
+ * server's log); it proves nothing to the server. A name published by
+ * another client, or by a client that has exited, cannot be unpublished
+ * through this one.
+ *
  * Not thread-safe: use a client from the thread that runs its base.
  */
 #ifndef TIDE_NSCLIENT_H
@@ -80,18 +89,29 @@ struct tide_ns_client *tide_ns_open(struct event_base *base, const char *uri, co
  * callback) when the client is closing or memory ran out. Arguments over
  * the limits (nsproto.h) or empty fail through cb with TIDE_NS_TOO_LONG or
  * TIDE_NS_BAD_REQUEST, without a round trip. */
-/* -> OK | DUPLICATE (the service is already published, by anyone) */
+/* -> OK | DUPLICATE (the service is already published, by anyone).
+ * On OK the client holds the name's credential. */
 int tide_ns_publish(struct tide_ns_client *c, const char *service, const char *port,
                     const char *owner, tide_ns_cb cb, void *arg);
 /* -> OK (value = port) | NOT_FOUND. wait_ms > 0: the server answers as soon
  * as the name is published, or NOT_FOUND after wait_ms. */
 int tide_ns_lookup(struct tide_ns_client *c, const char *service, uint32_t wait_ms, tide_ns_cb cb,
                    void *arg);
-/* -> OK | NOT_FOUND | NOT_OWNER */
+/* -> OK | NOT_FOUND | NOT_OWNER. The credential presented is the one this
+ * client holds for service if it published it with this owner; otherwise
+ * none (and the server answers NOT_OWNER if the name exists). */
 int tide_ns_unpublish(struct tide_ns_client *c, const char *service, const char *owner,
                       tide_ns_cb cb, void *arg);
-/* Remove every name of owner and of "owner/..." (a job ended). -> OK, count = removed */
+/* Remove every name this client published with owner or "owner/..." (a job
+ * ended), presenting their credentials. -> OK, count = removed (0 without
+ * a round trip when the client published none) */
 int tide_ns_unpublish_owner(struct tide_ns_client *c, const char *owner, tide_ns_cb cb, void *arg);
+/* Unpublish with the given credential (tools and tests). */
+int tide_ns_unpublish_cred(struct tide_ns_client *c, const char *service,
+                           const uint8_t cred[TIDE_NS_CRED_LEN], tide_ns_cb cb, void *arg);
+/* Copy the credential held for service. 0, or -1 if none is held. */
+int tide_ns_held_cred(const struct tide_ns_client *c, const char *service,
+                      uint8_t cred[TIDE_NS_CRED_LEN]);
 int tide_ns_ping(struct tide_ns_client *c, tide_ns_cb cb, void *arg);
 /* -> OK, value = "names=N connections=N waiters=N pid=N mode=tls|user persist=yes|no" */
 int tide_ns_status(struct tide_ns_client *c, tide_ns_cb cb, void *arg);
@@ -119,6 +139,8 @@ int tide_ns_sync_lookup(struct tide_ns_sync *s, const char *service, uint32_t wa
                         size_t portlen, char *msg, size_t msglen);
 int tide_ns_sync_unpublish(struct tide_ns_sync *s, const char *service, const char *owner, char *msg,
                            size_t msglen);
+int tide_ns_sync_unpublish_cred(struct tide_ns_sync *s, const char *service,
+                                const uint8_t cred[TIDE_NS_CRED_LEN], char *msg, size_t msglen);
 int tide_ns_sync_unpublish_owner(struct tide_ns_sync *s, const char *owner, uint64_t *count,
                                  char *msg, size_t msglen);
 int tide_ns_sync_ping(struct tide_ns_sync *s, char *msg, size_t msglen);

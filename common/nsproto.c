@@ -55,6 +55,10 @@ void tide_ns_msg_clear(struct tide_ns_msg *m)
     free(m->value);
     free(m->message);
     free(m->client);
+    for (uint32_t i = 0; m->set_service && i < m->nset; i++)
+        free(m->set_service[i]);
+    free(m->set_service);
+    free(m->set_cred);
     memset(m, 0, sizeof *m);
 }
 
@@ -88,6 +92,50 @@ static void get_mac(struct tide_rbuf *r, struct tide_ns_msg *m)
     m->has_mac = 1;
 }
 
+/* a credential (or key) field: empty (none) or exactly TIDE_NS_CRED_LEN bytes */
+static void get_cred(struct tide_rbuf *r, uint8_t out[TIDE_NS_CRED_LEN], int *has)
+{
+    size_t n = 0;
+    const void *p = tide_wire_get_bytes(r, &n);
+    if (!tide_wire_ok(r) || n == 0)
+        return;
+    if (n != TIDE_NS_CRED_LEN) {
+        r->bad = 1;
+        return;
+    }
+    memcpy(out, p, n);
+    *has = 1;
+}
+
+/* UNPUBLISH_SET's list: at most TIDE_NS_MAX_SET pairs, each credential present */
+static void get_set(struct tide_rbuf *r, struct tide_ns_msg *m)
+{
+    uint32_t n = tide_wire_get_u32(r);
+    if (!tide_wire_ok(r))
+        return;
+    /* each pair takes at least 8 bytes: a count beyond what is left is a lie */
+    if (n > TIDE_NS_MAX_SET || (size_t)n * 8 > r->len - r->pos) {
+        r->bad = 1;
+        return;
+    }
+    if (n == 0)
+        return;
+    m->set_service = calloc(n, sizeof *m->set_service);
+    m->set_cred = calloc(n, sizeof *m->set_cred);
+    if (!m->set_service || !m->set_cred) {
+        r->bad = 1;
+        return;
+    }
+    m->nset = n;
+    for (uint32_t i = 0; i < n && tide_wire_ok(r); i++) {
+        m->set_service[i] = tide_wire_get_str(r);
+        int has = 0;
+        get_cred(r, m->set_cred[i], &has);
+        if (tide_wire_ok(r) && !has)
+            r->bad = 1;
+    }
+}
+
 int tide_ns_decode(uint16_t type, struct tide_rbuf *r, struct tide_ns_msg *m)
 {
     memset(m, 0, sizeof *m);
@@ -118,6 +166,7 @@ int tide_ns_decode(uint16_t type, struct tide_rbuf *r, struct tide_ns_msg *m)
         m->service = tide_wire_get_str(r);
         m->port = tide_wire_get_str(r);
         m->owner = tide_wire_get_str(r);
+        get_cred(r, m->cred, &m->has_cred);
         break;
     case TIDE_NS_LOOKUP:
         m->id = tide_wire_get_u32(r);
@@ -127,11 +176,11 @@ int tide_ns_decode(uint16_t type, struct tide_rbuf *r, struct tide_ns_msg *m)
     case TIDE_NS_UNPUBLISH:
         m->id = tide_wire_get_u32(r);
         m->service = tide_wire_get_str(r);
-        m->owner = tide_wire_get_str(r);
+        get_cred(r, m->cred, &m->has_cred);
         break;
-    case TIDE_NS_UNPUBLISH_OWNER:
+    case TIDE_NS_UNPUBLISH_SET:
         m->id = tide_wire_get_u32(r);
-        m->owner = tide_wire_get_str(r);
+        get_set(r, m);
         break;
     case TIDE_NS_PING:
     case TIDE_NS_STATUS:
@@ -143,6 +192,7 @@ int tide_ns_decode(uint16_t type, struct tide_rbuf *r, struct tide_ns_msg *m)
         m->value = tide_wire_get_str(r);
         m->count = tide_wire_get_u64(r);
         m->message = tide_wire_get_str(r);
+        get_cred(r, m->cred, &m->has_cred);
         break;
     default: {
         uint32_t id = tide_wire_get_u32(r);
@@ -200,10 +250,24 @@ int tide_ns_check_request(const struct tide_ns_msg *m, char *why, size_t whylen)
     const char *port = m->port ? m->port : "";
     const char *own = m->owner ? m->owner : "";
     switch (m->type) {
-    case TIDE_NS_PUBLISH: return tide_ns_check_args(svc, port, own, why, whylen);
+    case TIDE_NS_PUBLISH: {
+        int rc = tide_ns_check_args(svc, port, own, why, whylen);
+        if (rc == TIDE_NS_OK && !m->has_cred) {
+            snprintf(why, whylen, "the publish key is missing (%d random bytes)", TIDE_NS_CRED_LEN);
+            rc = TIDE_NS_BAD_REQUEST;
+        }
+        return rc;
+    }
     case TIDE_NS_LOOKUP: return tide_ns_check_args(svc, NULL, NULL, why, whylen);
-    case TIDE_NS_UNPUBLISH: return tide_ns_check_args(svc, NULL, own, why, whylen);
-    case TIDE_NS_UNPUBLISH_OWNER: return tide_ns_check_args(NULL, NULL, own, why, whylen);
+    case TIDE_NS_UNPUBLISH: return tide_ns_check_args(svc, NULL, NULL, why, whylen);
+    case TIDE_NS_UNPUBLISH_SET:
+        for (uint32_t i = 0; i < m->nset; i++) {
+            int rc = tide_ns_check_args(m->set_service[i] ? m->set_service[i] : "", NULL, NULL, why,
+                                        whylen);
+            if (rc != TIDE_NS_OK)
+                return rc;
+        }
+        return TIDE_NS_OK;
     case TIDE_NS_PING:
     case TIDE_NS_STATUS: return TIDE_NS_OK;
     default:
@@ -243,7 +307,7 @@ void tide_ns_enc_welcome(struct tide_wbuf *w, uint16_t status, const uint8_t *ma
 }
 
 void tide_ns_enc_publish(struct tide_wbuf *w, uint32_t id, uint32_t flags, const char *service,
-                         const char *port, const char *owner)
+                         const char *port, const char *owner, const uint8_t *key)
 {
     tide_wire_begin(w, TIDE_NS_PUBLISH);
     tide_wire_put_u32(w, id);
@@ -251,6 +315,7 @@ void tide_ns_enc_publish(struct tide_wbuf *w, uint32_t id, uint32_t flags, const
     tide_wire_put_str(w, service);
     tide_wire_put_str(w, port);
     tide_wire_put_str(w, owner);
+    tide_wire_put_bytes(w, key, key ? TIDE_NS_CRED_LEN : 0);
 }
 
 void tide_ns_enc_lookup(struct tide_wbuf *w, uint32_t id, const char *service, uint32_t wait_ms)
@@ -261,19 +326,25 @@ void tide_ns_enc_lookup(struct tide_wbuf *w, uint32_t id, const char *service, u
     tide_wire_put_u32(w, wait_ms);
 }
 
-void tide_ns_enc_unpublish(struct tide_wbuf *w, uint32_t id, const char *service, const char *owner)
+void tide_ns_enc_unpublish(struct tide_wbuf *w, uint32_t id, const char *service,
+                           const uint8_t *cred)
 {
     tide_wire_begin(w, TIDE_NS_UNPUBLISH);
     tide_wire_put_u32(w, id);
     tide_wire_put_str(w, service);
-    tide_wire_put_str(w, owner);
+    tide_wire_put_bytes(w, cred, cred ? TIDE_NS_CRED_LEN : 0);
 }
 
-void tide_ns_enc_unpublish_owner(struct tide_wbuf *w, uint32_t id, const char *owner)
+void tide_ns_enc_unpublish_set(struct tide_wbuf *w, uint32_t id, uint32_t n,
+                               const char *const *services, const uint8_t (*creds)[TIDE_NS_CRED_LEN])
 {
-    tide_wire_begin(w, TIDE_NS_UNPUBLISH_OWNER);
+    tide_wire_begin(w, TIDE_NS_UNPUBLISH_SET);
     tide_wire_put_u32(w, id);
-    tide_wire_put_str(w, owner);
+    tide_wire_put_u32(w, n);
+    for (uint32_t i = 0; i < n; i++) {
+        tide_wire_put_str(w, services[i]);
+        tide_wire_put_bytes(w, creds[i], TIDE_NS_CRED_LEN);
+    }
 }
 
 void tide_ns_enc_ping(struct tide_wbuf *w, uint32_t id)
@@ -289,7 +360,7 @@ void tide_ns_enc_status(struct tide_wbuf *w, uint32_t id)
 }
 
 void tide_ns_enc_reply(struct tide_wbuf *w, uint32_t id, uint16_t status, const char *value,
-                       uint64_t count, const char *message)
+                       uint64_t count, const char *message, const uint8_t *cred)
 {
     tide_wire_begin(w, TIDE_NS_REPLY);
     tide_wire_put_u32(w, id);
@@ -297,6 +368,36 @@ void tide_ns_enc_reply(struct tide_wbuf *w, uint32_t id, uint16_t status, const 
     tide_wire_put_str(w, value);
     tide_wire_put_u64(w, count);
     tide_wire_put_str(w, message);
+    tide_wire_put_bytes(w, cred, cred ? TIDE_NS_CRED_LEN : 0);
+}
+
+/* ---- credentials ---- */
+
+int tide_ns_cred_derive(const uint8_t cred_key[TIDE_NS_CRED_LEN], const char *service,
+                        const uint8_t key[TIDE_NS_CRED_LEN], uint8_t cred[TIDE_NS_CRED_LEN])
+{
+    static const char label[] = "tide-ns cred v2";
+    size_t ll = sizeof label - 1, sl = strlen(service) + 1;
+    uint8_t msg[sizeof label + TIDE_NS_MAX_SERVICE + 1 + TIDE_NS_CRED_LEN];
+    if (sl > TIDE_NS_MAX_SERVICE + 1)
+        return -1;
+    memcpy(msg, label, ll);
+    memcpy(msg + ll, service, sl);
+    memcpy(msg + ll + sl, key, TIDE_NS_CRED_LEN);
+    unsigned int outlen = 0;
+    int ok = HMAC(EVP_sha256(), cred_key, TIDE_NS_CRED_LEN, msg, ll + sl + TIDE_NS_CRED_LEN, cred,
+                  &outlen) != NULL &&
+             outlen == TIDE_NS_CRED_LEN;
+    OPENSSL_cleanse(msg, sizeof msg);
+    return ok ? 0 : -1;
+}
+
+int tide_ns_cred_hash(const uint8_t cred[TIDE_NS_CRED_LEN], uint8_t hash[TIDE_NS_CRED_LEN])
+{
+    unsigned int n = 0;
+    return EVP_Digest(cred, TIDE_NS_CRED_LEN, hash, &n, EVP_sha256(), NULL) && n == TIDE_NS_CRED_LEN
+               ? 0
+               : -1;
 }
 
 /* ---- authentication ---- */

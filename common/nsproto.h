@@ -16,10 +16,10 @@
  * client; every request gets exactly one REPLY with the same id (replies to
  * a LOOKUP that waits can come after later requests' replies).
  *
- *   PUBLISH(id, flags, service, port, owner)  -> OK | DUPLICATE
+ *   PUBLISH(id, flags, service, port, owner, key) -> OK (cred = the credential) | DUPLICATE
  *   LOOKUP(id, service, wait_ms)              -> OK (value = port) | NOT_FOUND
- *   UNPUBLISH(id, service, owner)             -> OK | NOT_FOUND | NOT_OWNER
- *   UNPUBLISH_OWNER(id, owner)                -> OK (count = names removed)
+ *   UNPUBLISH(id, service, cred)              -> OK | NOT_FOUND | NOT_OWNER
+ *   UNPUBLISH_SET(id, n x (service, cred))    -> OK (count = names removed)
  *   PING(id)                                  -> OK
  *   STATUS(id)                                -> OK (value = "names=N ...", count = names)
  * Any request may also get TOO_LONG, BAD_REQUEST, FULL or UNSUPPORTED.
@@ -27,9 +27,24 @@
  * ends the connection; a well-formed request with bad arguments gets an
  * error reply and the connection stays.
  *
- * Owners: UNPUBLISH needs the exact owner that published; UNPUBLISH_OWNER(o)
- * removes the names owned by o and by any owner that starts with "o/" (a
- * daemon can own names as "job/rank" and drop a whole job with "job").
+ * Ownership (protocol version 2): a name belongs to whoever holds its
+ * credential, TIDE_NS_CRED_LEN random-looking bytes the server issues in
+ * the reply to the PUBLISH that made the name. The server keeps only a
+ * SHA-256 of it. UNPUBLISH and UNPUBLISH_SET (the end of a job: every name
+ * a client holds a credential for) remove a name only when the credential
+ * matches; the owner string a client sends is a label for logs, nothing
+ * more. A fresh PUBLISH carries a random key chosen by the client, and the
+ * credential is HMAC-SHA256(server's credential key, service | key): a
+ * PUBLISH sent again with the same key after a broken connection gets the
+ * same credential back. A PUBLISH with TIDE_NS_PUB_REASSERT carries the
+ * credential itself as its key: it re-asserts a name the client already
+ * holds (OK when the name is there with this credential and port, or is
+ * gone, as after a restart without --persist, and is made again with it).
+ *
+ * Versions: the version in HELLO and SERVER_HELLO must be
+ * TIDE_NS_PROTO_VERSION on both sides; a peer speaking another version is
+ * refused with TIDE_NS_VERSION and a message naming both versions (version
+ * 1 had no credentials).
  */
 #ifndef TIDE_NSPROTO_H
 #define TIDE_NSPROTO_H
@@ -39,7 +54,7 @@
 
 #include "wire.h"
 
-#define TIDE_NS_PROTO_VERSION 1
+#define TIDE_NS_PROTO_VERSION 2
 
 /* Limits, in bytes without the terminating NUL: a service name must fit an
  * MPI_MAX_INFO_VAL buffer and a port an MPI_MAX_PORT_NAME buffer (both
@@ -54,26 +69,30 @@
 #define TIDE_NS_SECRET_MIN 16
 #define TIDE_NS_SECRET_MAX 1024
 #define TIDE_NS_FP_HEX 64 /* SHA-256 fingerprint, hex, without NUL */
+#define TIDE_NS_CRED_LEN 32 /* a name's credential, and a PUBLISH's key */
+#define TIDE_NS_MAX_SET 1024 /* names in one UNPUBLISH_SET */
 
 /* Frame types (the wire header's type field). */
 enum tide_ns_type {
     TIDE_NS_SERVER_HELLO = 0x4e01, /* u16 version, bytes nonce, u32 flags */
     TIDE_NS_HELLO = 0x4e02,        /* u16 version, bytes nonce, bytes mac, str client */
     TIDE_NS_WELCOME = 0x4e03,      /* u16 status, bytes mac, str message */
-    TIDE_NS_PUBLISH = 0x4e10,      /* u32 id, u32 flags, str service, str port, str owner */
+    TIDE_NS_PUBLISH = 0x4e10,      /* u32 id, u32 flags, str service, str port, str owner, bytes key */
     TIDE_NS_LOOKUP = 0x4e11,       /* u32 id, str service, u32 wait_ms */
-    TIDE_NS_UNPUBLISH = 0x4e12,    /* u32 id, str service, str owner */
-    TIDE_NS_UNPUBLISH_OWNER = 0x4e13, /* u32 id, str owner */
+    TIDE_NS_UNPUBLISH = 0x4e12,    /* u32 id, str service, bytes cred (empty: none) */
+    /* 0x4e13 was version 1's UNPUBLISH_OWNER (by a claimed owner string): retired */
     TIDE_NS_PING = 0x4e14,         /* u32 id */
     TIDE_NS_STATUS = 0x4e15,       /* u32 id */
-    TIDE_NS_REPLY = 0x4e20,        /* u32 id, u16 status, str value, u64 count, str message */
+    TIDE_NS_UNPUBLISH_SET = 0x4e16, /* u32 id, u32 n, n x (str service, bytes cred) */
+    TIDE_NS_REPLY = 0x4e20,        /* u32 id, u16 status, str value, u64 count, str message,
+                                      bytes cred (empty but in a PUBLISH's OK) */
 };
 
 /* SERVER_HELLO flags */
 #define TIDE_NS_AUTH_SECRET 0x1u /* the client must prove it knows the secret */
 /* PUBLISH flags */
-#define TIDE_NS_PUB_REASSERT 0x1u /* a client re-publishing after a reconnect:
-                                     OK if the same owner already holds it with the same port */
+#define TIDE_NS_PUB_REASSERT 0x1u /* a client re-publishing after a reconnect: the key is the
+                                     name's credential (see "Ownership" above) */
 
 /* Status codes. 0..63 travel on the wire; the rest are the client's own. */
 enum tide_ns_status {
@@ -114,6 +133,13 @@ struct tide_ns_msg {
     int has_mac; /* HELLO / WELCOME carried a MAC (an empty one means none) */
     char *service, *port, *owner;
     char *value, *message, *client;
+    /* PUBLISH: the key; UNPUBLISH, REPLY: the credential. has_cred 0: none */
+    uint8_t cred[TIDE_NS_CRED_LEN];
+    int has_cred;
+    /* UNPUBLISH_SET: nset services and their credentials */
+    uint32_t nset;
+    char **set_service;
+    uint8_t (*set_cred)[TIDE_NS_CRED_LEN];
 };
 
 /* Decode one payload of the given type into m (zeroed first).
@@ -142,15 +168,26 @@ void tide_ns_enc_hello(struct tide_wbuf *w, const uint8_t nonce[TIDE_NS_NONCE_LE
                        const uint8_t *mac /* NULL: none */, const char *client);
 void tide_ns_enc_welcome(struct tide_wbuf *w, uint16_t status, const uint8_t *mac,
                          const char *message);
+/* key / cred: TIDE_NS_CRED_LEN bytes, or NULL for none (an empty field) */
 void tide_ns_enc_publish(struct tide_wbuf *w, uint32_t id, uint32_t flags, const char *service,
-                         const char *port, const char *owner);
+                         const char *port, const char *owner, const uint8_t *key);
 void tide_ns_enc_lookup(struct tide_wbuf *w, uint32_t id, const char *service, uint32_t wait_ms);
-void tide_ns_enc_unpublish(struct tide_wbuf *w, uint32_t id, const char *service, const char *owner);
-void tide_ns_enc_unpublish_owner(struct tide_wbuf *w, uint32_t id, const char *owner);
+void tide_ns_enc_unpublish(struct tide_wbuf *w, uint32_t id, const char *service,
+                           const uint8_t *cred);
+/* n services and their credentials (creds: n x TIDE_NS_CRED_LEN bytes) */
+void tide_ns_enc_unpublish_set(struct tide_wbuf *w, uint32_t id, uint32_t n,
+                               const char *const *services, const uint8_t (*creds)[TIDE_NS_CRED_LEN]);
 void tide_ns_enc_ping(struct tide_wbuf *w, uint32_t id);
 void tide_ns_enc_status(struct tide_wbuf *w, uint32_t id);
 void tide_ns_enc_reply(struct tide_wbuf *w, uint32_t id, uint16_t status, const char *value,
-                       uint64_t count, const char *message);
+                       uint64_t count, const char *message, const uint8_t *cred);
+
+/* The credential of a fresh publication: HMAC-SHA256(cred_key, "tide-ns
+ * cred v2" | service | NUL | key). 0, or -1 if HMAC failed. */
+int tide_ns_cred_derive(const uint8_t cred_key[TIDE_NS_CRED_LEN], const char *service,
+                        const uint8_t key[TIDE_NS_CRED_LEN], uint8_t cred[TIDE_NS_CRED_LEN]);
+/* What the server keeps of a credential: its SHA-256. 0 or -1. */
+int tide_ns_cred_hash(const uint8_t cred[TIDE_NS_CRED_LEN], uint8_t hash[TIDE_NS_CRED_LEN]);
 
 /* Authentication proofs. fp is the server certificate's SHA-256
  * fingerprint in hex ("" over a unix socket). 0, or -1 if HMAC failed. */

@@ -9,8 +9,13 @@
  * use; or the server given by --nameserver / the "nameserver" parameter;
  * "none" turns it off) shares the names with every other mpiexec, so
  * separately started jobs find each other. Each name is published there
- * with the owner "NSPACE/RANK" of the process that published it; only that
- * process can unpublish it, and the names of a job go when the job ends.
+ * with the owner "NSPACE/RANK" of the process that published it, a label:
+ * what makes it ours is the credential the server returns, which the name
+ * service client (common/nsclient.c) keeps in this process's memory only.
+ * Only the process that published a name can unpublish it (checked here
+ * against the universe's table, then proved to the server with the
+ * credential), and the names of a job go when the job ends (their
+ * credentials are presented, not the job's nspace).
  *
  * A lookup can wait for a name to appear (PMIX_WAIT, with an optional
  * PMIX_TIMEOUT). When the service fails, mpiexec says so once and carries

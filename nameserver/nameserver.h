@@ -25,6 +25,9 @@ struct ns_identity {
     size_t secret_len;
     char *pem; /* private key and certificate, PEM (NULL: none yet) */
     unsigned port;
+    /* the key credentials are derived with (nsproto.h, "Ownership") */
+    uint8_t cred_key[TIDE_NS_CRED_LEN];
+    int has_cred_key;
 };
 
 struct ns_server {

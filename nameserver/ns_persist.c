@@ -4,6 +4,13 @@
  * names and its URI. The file is a sequence of wire.h frames: a header,
  * one frame per name, and an end frame with the count, so truncation or
  * corruption is detected; a file that does not read back whole is refused.
+ *
+ * Format 2 keeps each name's ownership: the SHA-256 of its credential, and
+ * in the header the key fresh credentials are derived with, so a publisher
+ * still owns its names after a restart. A format-1 file (names without
+ * credentials) gives back the server's identity; its names are dropped with
+ * a warning, since nobody could prove owning them (their clients, speaking
+ * protocol version 1, are refused anyway).
  */
 #include "nameserver.h"
 #include "fdutil.h"
@@ -20,10 +27,12 @@
 
 #include <openssl/crypto.h>
 
-#define PERSIST_HEADER 0x4e80 /* u32 format, bytes secret, str pem, u32 port, u64 count */
-#define PERSIST_ENTRY 0x4e81  /* str service, str port, str owner */
+#define PERSIST_HEADER 0x4e80 /* u32 format, bytes secret, str pem, u32 port, u64 count,
+                                 bytes cred_key (format 2) */
+#define PERSIST_ENTRY 0x4e81  /* str service, str port, str owner, bytes cred_hash (format 2) */
 #define PERSIST_END 0x4e82    /* u64 count */
-#define PERSIST_FORMAT 1
+#define PERSIST_FORMAT 2
+#define PERSIST_FORMAT_V1 1 /* no credentials */
 #define PERSIST_MAX_FILE (1024u * 1024 * 1024)
 
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen, int *absent)
@@ -84,8 +93,9 @@ int ns_persist_load(const char *path, struct ns_table *t, struct ns_identity *id
 int ns_persist_parse(const char *path, const uint8_t *p, size_t len, struct ns_table *t,
                      struct ns_identity *id, char *err, size_t errlen)
 {
-    size_t pos = 0, entries = 0;
+    size_t pos = 0, entries = 0, dropped = 0;
     int seen_header = 0, seen_end = 0, rc = -1;
+    uint32_t format = 0;
     while (pos < len) {
         uint16_t type;
         uint32_t plen;
@@ -102,20 +112,26 @@ int ns_persist_parse(const char *path, const uint8_t *p, size_t len, struct ns_t
             goto out;
         }
         if (!seen_header) {
-            if (type != PERSIST_HEADER || tide_wire_get_u32(&r) != PERSIST_FORMAT) {
+            format = type == PERSIST_HEADER ? tide_wire_get_u32(&r) : 0;
+            if (format != PERSIST_FORMAT && format != PERSIST_FORMAT_V1) {
                 snprintf(err, errlen, "%s is not a tide-nameserver table (or a newer format)", path);
                 goto out;
             }
-            size_t sl = 0;
+            size_t sl = 0, kl = 0;
             const void *sec = tide_wire_get_bytes(&r, &sl);
             char *pem = tide_wire_get_str(&r);
             uint32_t port = tide_wire_get_u32(&r);
             (void)tide_wire_get_u64(&r);
+            const void *key = format == PERSIST_FORMAT ? tide_wire_get_bytes(&r, &kl) : NULL;
             if (!tide_wire_done(&r) || sl > TIDE_NS_SECRET_MAX || (sl && sl < TIDE_NS_SECRET_MIN) ||
-                port > 65535) {
+                port > 65535 || (format == PERSIST_FORMAT && kl != TIDE_NS_CRED_LEN)) {
                 free(pem);
                 snprintf(err, errlen, "%s has a damaged header", path);
                 goto out;
+            }
+            if (key) {
+                memcpy(id->cred_key, key, kl);
+                id->has_cred_key = 1;
             }
             memcpy(id->secret, sec, sl);
             id->secret_len = sl;
@@ -140,13 +156,18 @@ int ns_persist_parse(const char *path, const uint8_t *p, size_t len, struct ns_t
             goto out;
         }
         char *svc = tide_wire_get_str(&r), *port = tide_wire_get_str(&r), *own = tide_wire_get_str(&r);
+        size_t hl = 0;
+        const void *hash = format == PERSIST_FORMAT ? tide_wire_get_bytes(&r, &hl) : NULL;
         char why[200];
-        int st = (!tide_wire_done(&r) || !svc || !port || !own)
+        int st = (!tide_wire_done(&r) || !svc || !port || !own ||
+                  (format == PERSIST_FORMAT && hl != NS_CRED_HASH_LEN))
                      ? TIDE_NS_BAD_REQUEST
                      : tide_ns_check_args(svc, port, own, why, sizeof why);
         int changed = 0;
-        if (st == TIDE_NS_OK)
-            st = ns_table_publish(t, svc, port, own, 0, 0, &changed);
+        if (st == TIDE_NS_OK && !hash)
+            dropped++; /* format 1: nobody could prove owning it */
+        else if (st == TIDE_NS_OK)
+            st = ns_table_publish(t, svc, port, own, hash, 0, &changed);
         free(svc);
         free(port);
         free(own);
@@ -161,6 +182,10 @@ int ns_persist_parse(const char *path, const uint8_t *p, size_t len, struct ns_t
         snprintf(err, errlen, "%s is truncated", path);
         goto out;
     }
+    if (dropped)
+        tide_error("%s was written by an older tide-nameserver: its %zu names carry no ownership "
+                   "credential and were dropped (their publishers must publish them again)",
+                   path, dropped);
     rc = 1;
 out:
     return rc;
@@ -220,6 +245,7 @@ int ns_persist_save(const char *path, const struct ns_table *t, const struct ns_
     tide_wire_put_str(&w, id->pem);
     tide_wire_put_u32(&w, id->port);
     tide_wire_put_u64(&w, ns_table_count(t));
+    tide_wire_put_bytes(&w, id->cred_key, TIDE_NS_CRED_LEN);
     out_frame(&o, &w);
     uint64_t n = 0;
     for (const struct ns_entry *e = ns_table_first(t); e; e = e->next) {
@@ -227,6 +253,7 @@ int ns_persist_save(const char *path, const struct ns_table *t, const struct ns_
         tide_wire_put_str(&w, e->service);
         tide_wire_put_str(&w, e->port);
         tide_wire_put_str(&w, e->owner);
+        tide_wire_put_bytes(&w, e->cred_hash, NS_CRED_HASH_LEN);
         out_frame(&o, &w);
         n++;
     }

@@ -5,6 +5,10 @@
  * for a name to appear, saving the table before answering changes when
  * --persist is on, and exiting when idle.
  *
+ * Ownership: a name is removed only by whoever presents its credential
+ * (nsproto.h, "Ownership"); the owner string a client sends is a label. On
+ * the unix socket only our own user connects at all (SO_PEERCRED).
+ *
  * Nothing a client sends can hurt another client: a frame that does not
  * decode, a request before authentication, or a client that does not read
  * its replies closes that one connection with a log line; bad arguments
@@ -32,6 +36,7 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 
 #define MAX_OUTQ (8u * 1024 * 1024) /* replies a client leaves unread before we hang up */
@@ -185,12 +190,18 @@ static void conn_send(struct ns_conn *c, struct tide_wbuf *w)
     }
 }
 
+static void reply_cred(struct ns_conn *c, uint32_t id, int status, const char *value,
+                       uint64_t count, const char *message, const uint8_t *cred)
+{
+    struct tide_wbuf w;
+    tide_ns_enc_reply(&w, id, (uint16_t)status, value, count, message, cred);
+    conn_send(c, &w);
+}
+
 static void reply(struct ns_conn *c, uint32_t id, int status, const char *value, uint64_t count,
                   const char *message)
 {
-    struct tide_wbuf w;
-    tide_ns_enc_reply(&w, id, (uint16_t)status, value, count, message);
-    conn_send(c, &w);
+    reply_cred(c, id, status, value, count, message, NULL);
 }
 
 /* ---- lookups that wait ---- */
@@ -309,18 +320,31 @@ static void do_request(struct ns_conn *c, const struct tide_ns_msg *m)
     switch (m->type) {
     case TIDE_NS_PUBLISH: {
         int changed = 0;
-        st = ns_table_publish(s->table, m->service, m->port, m->owner, c->id, m->flags, &changed);
+        /* a fresh publication's credential comes from our key and the
+         * client's; a re-assertion carries the credential itself */
+        uint8_t cred[TIDE_NS_CRED_LEN], hash[NS_CRED_HASH_LEN];
+        if ((m->flags & TIDE_NS_PUB_REASSERT)
+                ? (memcpy(cred, m->cred, sizeof cred), 0)
+                : tide_ns_cred_derive(s->id.cred_key, m->service, m->cred, cred)) {
+            st = TIDE_NS_NOMEM;
+        } else if (tide_ns_cred_hash(cred, hash) != 0) {
+            st = TIDE_NS_NOMEM;
+        } else {
+            st = ns_table_publish(s->table, m->service, m->port, m->owner, hash, c->id, &changed);
+        }
         if (st == TIDE_NS_DUPLICATE)
             snprintf(why, sizeof why, "'%.100s' is already published", m->service);
         else if (st == TIDE_NS_FULL)
             snprintf(why, sizeof why, "the table is full (%zu names)", ns_table_count(s->table));
         else if (st == TIDE_NS_NOMEM)
             st = TIDE_NS_INTERNAL;
-        TIDE_DEBUG(2, "publish '%s' by %s from %s: %s", m->service, m->owner, c->peer,
-                   tide_ns_strstatus(st));
+        TIDE_DEBUG(2, "publish '%s' by %s from %s%s: %s", m->service, m->owner, c->peer,
+                   (m->flags & TIDE_NS_PUB_REASSERT) ? " (re-asserted)" : "", tide_ns_strstatus(st));
         if (changed)
             mark_dirty(s);
-        reply(c, m->id, st, NULL, 0, st == TIDE_NS_OK ? NULL : why);
+        reply_cred(c, m->id, st, NULL, 0, st == TIDE_NS_OK ? NULL : why,
+                   st == TIDE_NS_OK ? cred : NULL);
+        OPENSSL_cleanse(cred, sizeof cred);
         if (st == TIDE_NS_OK) {
             const struct ns_entry *e = ns_table_lookup(s->table, m->service);
             if (e)
@@ -341,22 +365,41 @@ static void do_request(struct ns_conn *c, const struct tide_ns_msg *m)
         }
         break;
     }
-    case TIDE_NS_UNPUBLISH:
-        st = ns_table_unpublish(s->table, m->service, m->owner);
+    case TIDE_NS_UNPUBLISH: {
+        uint8_t hash[NS_CRED_HASH_LEN];
+        int have = m->has_cred && tide_ns_cred_hash(m->cred, hash) == 0;
+        st = ns_table_unpublish(s->table, m->service, have ? hash : NULL);
         if (st == TIDE_NS_NOT_FOUND)
             snprintf(why, sizeof why, "no name '%.100s' is published", m->service);
         else if (st == TIDE_NS_NOT_OWNER)
-            snprintf(why, sizeof why, "'%.100s' was published by another owner", m->service);
-        TIDE_DEBUG(2, "unpublish '%s' by %s from %s: %s", m->service, m->owner, c->peer,
-                   tide_ns_strstatus(st));
+            snprintf(why, sizeof why, "'%.100s' was published by another owner: %s", m->service,
+                     m->has_cred ? "the credential does not match" : "no credential was presented");
+        if (st == TIDE_NS_NOT_OWNER)
+            tide_error("refused to unpublish '%.100s' for %s: %s credential", m->service, c->peer,
+                       m->has_cred ? "wrong" : "no");
+        TIDE_DEBUG(2, "unpublish '%s' from %s: %s", m->service, c->peer, tide_ns_strstatus(st));
         if (st == TIDE_NS_OK)
             mark_dirty(s);
         reply(c, m->id, st, NULL, 0, st == TIDE_NS_OK ? NULL : why);
         check_idle(s);
         break;
-    case TIDE_NS_UNPUBLISH_OWNER: {
-        size_t n = ns_table_unpublish_owner(s->table, m->owner);
-        TIDE_DEBUG(2, "unpublish every name of %s from %s: %zu", m->owner, c->peer, n);
+    }
+    case TIDE_NS_UNPUBLISH_SET: {
+        size_t n = 0, refused = 0;
+        for (uint32_t i = 0; i < m->nset; i++) {
+            uint8_t hash[NS_CRED_HASH_LEN];
+            if (tide_ns_cred_hash(m->set_cred[i], hash) != 0)
+                continue;
+            int r = ns_table_unpublish(s->table, m->set_service[i], hash);
+            if (r == TIDE_NS_OK)
+                n++;
+            else if (r == TIDE_NS_NOT_OWNER)
+                refused++;
+        }
+        if (refused)
+            tide_error("refused to unpublish %zu of %u names for %s: wrong credentials", refused,
+                       (unsigned)m->nset, c->peer);
+        TIDE_DEBUG(2, "unpublish %u names from %s: %zu removed", (unsigned)m->nset, c->peer, n);
         if (n)
             mark_dirty(s);
         reply(c, m->id, TIDE_NS_OK, NULL, n, NULL);
@@ -399,9 +442,15 @@ static void do_hello(struct ns_conn *c, uint16_t type, int rc, const struct tide
         conn_close(c, "no hello");
         return;
     }
-    if (m->version < 1) {
-        tide_error("refusing connection from %s: protocol version %u", c->peer, m->version);
-        refuse(c, TIDE_NS_VERSION, "protocol version not supported (this server speaks version 1)");
+    if (m->version != TIDE_NS_PROTO_VERSION) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "protocol version %u not supported: this name server speaks version %d%s", m->version,
+                 TIDE_NS_PROTO_VERSION,
+                 m->version < TIDE_NS_PROTO_VERSION ? " (update the client: mpiexec, tools)" : "");
+        tide_error("refusing connection from %s (%.60s): protocol version %u", c->peer,
+                   m->client ? m->client : "unnamed client", m->version);
+        refuse(c, TIDE_NS_VERSION, msg);
         return;
     }
     uint8_t mac[TIDE_NS_MAC_LEN];
@@ -682,6 +731,11 @@ static void listener_error_cb(struct evconnlistener *l, void *arg)
 
 int ns_server_start(struct ns_server *s, int listen_fd)
 {
+    if (!s->id.has_cred_key) {
+        if (tide_ns_random(s->id.cred_key, sizeof s->id.cred_key) != 0)
+            return -1;
+        s->id.has_cred_key = 1;
+    }
     reap_ev = event_new(s->base, -1, 0, reap_cb, s);
     s->save_ev = event_new(s->base, -1, 0, save_cb, s);
     s->idle_ev = evtimer_new(s->base, idle_cb, s);

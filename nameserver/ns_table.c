@@ -1,14 +1,16 @@
 /*
  * ns_table.c: the table of published names (see ns_table.h). Chained hash
  * buckets, doubled when the load passes one, plus a doubly linked list in
- * publication order. Removing by owner or by connection walks the list:
- * those are rare (a job ended, a client went away).
+ * publication order. Removing by connection walks the list: that is rare
+ * (a client of the per-user service went away).
  */
 #include "ns_table.h"
 #include "nsproto.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/crypto.h>
 
 struct ns_table {
     struct ns_entry **buckets;
@@ -91,15 +93,19 @@ static void grow(struct ns_table *t)
     t->nbuckets = n;
 }
 
+static int same_cred(const struct ns_entry *e, const uint8_t *cred_hash)
+{
+    return cred_hash && CRYPTO_memcmp(e->cred_hash, cred_hash, NS_CRED_HASH_LEN) == 0;
+}
+
 int ns_table_publish(struct ns_table *t, const char *service, const char *port, const char *owner,
-                     uint64_t conn, uint32_t flags, int *changed)
+                     const uint8_t cred_hash[NS_CRED_HASH_LEN], uint64_t conn, int *changed)
 {
     *changed = 0;
     uint64_t h = hash_str(t->seed, service);
     struct ns_entry *e = find(t, service, h);
     if (e) {
-        if ((flags & TIDE_NS_PUB_REASSERT) && strcmp(e->owner, owner) == 0 &&
-            strcmp(e->port, port) == 0) {
+        if (same_cred(e, cred_hash) && strcmp(e->port, port) == 0) {
             e->conn = conn;
             return TIDE_NS_OK;
         }
@@ -117,6 +123,7 @@ int ns_table_publish(struct ns_table *t, const char *service, const char *port, 
         entry_free(e);
         return TIDE_NS_NOMEM;
     }
+    memcpy(e->cred_hash, cred_hash, NS_CRED_HASH_LEN);
     e->conn = conn;
     e->hash = h;
     size_t i = h & (t->nbuckets - 1);
@@ -159,33 +166,15 @@ static void unlink_entry(struct ns_table *t, struct ns_entry *e)
     entry_free(e);
 }
 
-int ns_table_unpublish(struct ns_table *t, const char *service, const char *owner)
+int ns_table_unpublish(struct ns_table *t, const char *service, const uint8_t *cred_hash)
 {
     struct ns_entry *e = find(t, service, hash_str(t->seed, service));
     if (!e)
         return TIDE_NS_NOT_FOUND;
-    if (strcmp(e->owner, owner) != 0)
+    if (!same_cred(e, cred_hash))
         return TIDE_NS_NOT_OWNER;
     unlink_entry(t, e);
     return TIDE_NS_OK;
-}
-
-static int owned_by(const char *entry_owner, const char *owner, size_t ol)
-{
-    return strncmp(entry_owner, owner, ol) == 0 && (entry_owner[ol] == '\0' || entry_owner[ol] == '/');
-}
-
-size_t ns_table_unpublish_owner(struct ns_table *t, const char *owner)
-{
-    size_t n = 0, ol = strlen(owner);
-    for (struct ns_entry *e = t->head, *next; e; e = next) {
-        next = e->next;
-        if (owned_by(e->owner, owner, ol)) {
-            unlink_entry(t, e);
-            n++;
-        }
-    }
-    return n;
 }
 
 size_t ns_table_drop_conn(struct ns_table *t, uint64_t conn)

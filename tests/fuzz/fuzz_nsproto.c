@@ -3,8 +3,9 @@
  * (common/nsproto.c) as tide-nameserver reads it: the input is a stream of
  * wire frames; each is decoded with tide_ns_decode, its arguments checked
  * with tide_ns_check_request, and a valid request is applied to a name
- * table (nameserver/ns_table.c) as the server would. A frame that decodes
- * is encoded again and must decode to the same message.
+ * table (nameserver/ns_table.c) as the server would, credentials included
+ * (derived, hashed, checked on unpublish). A frame that decodes is encoded
+ * again and must decode to the same message.
  */
 /* sources: common/nsproto.c common/hex.c common/wire.c nameserver/ns_table.c */
 /* libs: -lcrypto */
@@ -37,15 +38,22 @@ static void roundtrip(const struct tide_ns_msg *m)
     case TIDE_NS_HELLO: tide_ns_enc_hello(&w, m->nonce, mac, m->client); break;
     case TIDE_NS_WELCOME: tide_ns_enc_welcome(&w, m->status, mac, m->message); break;
     case TIDE_NS_PUBLISH:
-        tide_ns_enc_publish(&w, m->id, m->flags, m->service, m->port, m->owner);
+        tide_ns_enc_publish(&w, m->id, m->flags, m->service, m->port, m->owner,
+                            m->has_cred ? m->cred : NULL);
         break;
     case TIDE_NS_LOOKUP: tide_ns_enc_lookup(&w, m->id, m->service, m->wait_ms); break;
-    case TIDE_NS_UNPUBLISH: tide_ns_enc_unpublish(&w, m->id, m->service, m->owner); break;
-    case TIDE_NS_UNPUBLISH_OWNER: tide_ns_enc_unpublish_owner(&w, m->id, m->owner); break;
+    case TIDE_NS_UNPUBLISH:
+        tide_ns_enc_unpublish(&w, m->id, m->service, m->has_cred ? m->cred : NULL);
+        break;
+    case TIDE_NS_UNPUBLISH_SET:
+        tide_ns_enc_unpublish_set(&w, m->id, m->nset, (const char *const *)m->set_service,
+                                  (const uint8_t(*)[TIDE_NS_CRED_LEN])m->set_cred);
+        break;
     case TIDE_NS_PING: tide_ns_enc_ping(&w, m->id); break;
     case TIDE_NS_STATUS: tide_ns_enc_status(&w, m->id); break;
     case TIDE_NS_REPLY:
-        tide_ns_enc_reply(&w, m->id, m->status, m->value, m->count, m->message);
+        tide_ns_enc_reply(&w, m->id, m->status, m->value, m->count, m->message,
+                          m->has_cred ? m->cred : NULL);
         break;
     default: return;
     }
@@ -68,8 +76,13 @@ static void roundtrip(const struct tide_ns_msg *m)
         memcmp(m2.mac, m->mac, sizeof m->mac) != 0 || !same_str(m2.service, m->service) ||
         !same_str(m2.port, m->port) || !same_str(m2.owner, m->owner) ||
         !same_str(m2.value, m->value) || !same_str(m2.message, m->message) ||
-        !same_str(m2.client, m->client))
+        !same_str(m2.client, m->client) || m2.has_cred != m->has_cred ||
+        memcmp(m2.cred, m->cred, sizeof m->cred) != 0 || m2.nset != m->nset)
         abort();
+    for (uint32_t i = 0; i < m->nset; i++)
+        if (!same_str(m2.set_service[i], m->set_service[i]) ||
+            memcmp(m2.set_cred[i], m->set_cred[i], TIDE_NS_CRED_LEN) != 0)
+            abort();
     tide_ns_msg_clear(&m2);
     tide_wire_free(&w);
 }
@@ -79,10 +92,24 @@ static void apply(struct ns_table *t, const struct tide_ns_msg *m, uint64_t conn
     char why[256];
     if (tide_ns_check_request(m, why, sizeof why) != TIDE_NS_OK)
         return;
+    static const uint8_t cred_key[TIDE_NS_CRED_LEN] = {1, 2, 3};
+    uint8_t cred[TIDE_NS_CRED_LEN], hash[NS_CRED_HASH_LEN];
     int changed = 0;
     switch (m->type) {
     case TIDE_NS_PUBLISH:
-        (void)ns_table_publish(t, m->service, m->port, m->owner, conn, m->flags, &changed);
+        if (m->flags & TIDE_NS_PUB_REASSERT)
+            memcpy(cred, m->cred, sizeof cred);
+        else if (tide_ns_cred_derive(cred_key, m->service, m->cred, cred) != 0)
+            abort();
+        if (tide_ns_cred_hash(cred, hash) != 0)
+            abort();
+        if (ns_table_publish(t, m->service, m->port, m->owner, hash, conn, &changed) == TIDE_NS_OK) {
+            /* whoever holds the credential owns the name, nobody else */
+            hash[0] ^= 1;
+            if (ns_table_unpublish(t, m->service, hash) != TIDE_NS_NOT_OWNER ||
+                ns_table_unpublish(t, m->service, NULL) != TIDE_NS_NOT_OWNER)
+                abort();
+        }
         break;
     case TIDE_NS_LOOKUP: {
         const struct ns_entry *e = ns_table_lookup(t, m->service);
@@ -90,8 +117,16 @@ static void apply(struct ns_table *t, const struct tide_ns_msg *m, uint64_t conn
             abort();
         break;
     }
-    case TIDE_NS_UNPUBLISH: (void)ns_table_unpublish(t, m->service, m->owner); break;
-    case TIDE_NS_UNPUBLISH_OWNER: (void)ns_table_unpublish_owner(t, m->owner); break;
+    case TIDE_NS_UNPUBLISH:
+        if (m->has_cred && tide_ns_cred_hash(m->cred, hash) != 0)
+            abort();
+        (void)ns_table_unpublish(t, m->service, m->has_cred ? hash : NULL);
+        break;
+    case TIDE_NS_UNPUBLISH_SET:
+        for (uint32_t i = 0; i < m->nset; i++)
+            if (tide_ns_cred_hash(m->set_cred[i], hash) == 0)
+                (void)ns_table_unpublish(t, m->set_service[i], hash);
+        break;
     case TIDE_NS_STATUS: (void)ns_table_count(t); break;
     default: break;
     }

@@ -297,19 +297,29 @@ static void ns(void)
     } while (0)
     tide_ns_enc_hello(&w, nonce, mac, "tided node0");
     APPEND();
-    tide_ns_enc_publish(&w, 1, 0, "ocean", "tide-port:tcp://127.0.0.1:5000", "job1/0");
+    uint8_t key[TIDE_NS_CRED_LEN], cred[TIDE_NS_CRED_LEN];
+    memset(key, 0x3c, sizeof key);
+    tide_ns_cred_derive((const uint8_t *)"a credential key of 32 bytes....", "ocean", key, cred);
+    tide_ns_enc_publish(&w, 1, 0, "ocean", "tide-port:tcp://127.0.0.1:5000", "job1/0", key);
     APPEND();
-    tide_ns_enc_publish(&w, 2, TIDE_NS_PUB_REASSERT, "ocean", "tide-port:tcp://127.0.0.1:5000", "job1/0");
+    tide_ns_enc_publish(&w, 2, TIDE_NS_PUB_REASSERT, "ocean", "tide-port:tcp://127.0.0.1:5000", "job1/0",
+                        cred);
     APPEND();
     tide_ns_enc_lookup(&w, 3, "ocean", 1000);
     APPEND();
     tide_ns_enc_ping(&w, 4);
     APPEND();
-    tide_ns_enc_publish(&w, 5, 0, "sea", "port2", "job2/1");
+    tide_ns_enc_publish(&w, 5, 0, "sea", "port2", "job2/1", key);
     APPEND();
-    tide_ns_enc_unpublish(&w, 6, "ocean", "job1/0");
+    tide_ns_enc_unpublish(&w, 6, "ocean", cred);
     APPEND();
-    tide_ns_enc_unpublish_owner(&w, 7, "job2");
+    tide_ns_enc_unpublish(&w, 7, "sea", NULL);
+    APPEND();
+    const char *set_svc[2] = {"sea", "ocean"};
+    uint8_t set_cred[2][TIDE_NS_CRED_LEN];
+    memcpy(set_cred[0], key, sizeof key);
+    memcpy(set_cred[1], cred, sizeof cred);
+    tide_ns_enc_unpublish_set(&w, 9, 2, set_svc, (const uint8_t(*)[TIDE_NS_CRED_LEN])set_cred);
     APPEND();
     tide_ns_enc_status(&w, 8);
     APPEND();
@@ -320,11 +330,15 @@ static void ns(void)
     put_frame("nsproto", "server-hello", &w);
     tide_ns_enc_welcome(&w, TIDE_NS_OK, mac, "welcome");
     put_frame("nsproto", "welcome", &w);
-    tide_ns_enc_reply(&w, 3, TIDE_NS_OK, "tide-port:tcp://127.0.0.1:5000", 1, NULL);
+    tide_ns_enc_reply(&w, 3, TIDE_NS_OK, "tide-port:tcp://127.0.0.1:5000", 1, NULL, NULL);
     put_frame("nsproto", "reply", &w);
+    tide_ns_enc_reply(&w, 1, TIDE_NS_OK, NULL, 0, NULL, cred);
+    put_frame("nsproto", "reply-cred", &w);
+    tide_ns_enc_unpublish_set(&w, 9, 2, set_svc, (const uint8_t(*)[TIDE_NS_CRED_LEN])set_cred);
+    put_frame("nsproto", "unpublish-set", &w);
     tide_ns_enc_hello(&w, nonce, NULL, NULL);
     put_frame("nsproto", "hello-nomac", &w);
-    tide_ns_enc_publish(&w, 1, 0, "s", "p", "o");
+    tide_ns_enc_publish(&w, 1, 0, "s", "p", "o", key);
     put_frame("wire", "ns-publish", &w);
 
     /* the text formats */
@@ -344,35 +358,42 @@ static void ns(void)
     put_text("nstext", "secret-raw", 3, "a secret of more than sixteen bytes\n");
     put_text("nstext", "secret-line", 3, "x\nsecret=000102030405060708090a0b0c0d0e0f\n");
 
-    /* a persisted table: header, two names, end (nameserver/ns_persist.c) */
-    all.data = NULL;
-    all.len = 0;
-    uint8_t mode = 0;
-    all.data = malloc(1);
-    all.data[0] = mode;
-    all.len = 1;
-    tide_wire_begin(&w, 0x4e80);
-    tide_wire_put_u32(&w, 1);
-    tide_wire_put_bytes(&w, "0123456789abcdef0123456789abcdef", 32);
-    tide_wire_put_str(&w, "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n");
-    tide_wire_put_u32(&w, 7100);
-    tide_wire_put_u64(&w, 2);
-    APPEND();
-    tide_wire_begin(&w, 0x4e81);
-    tide_wire_put_str(&w, "ocean");
-    tide_wire_put_str(&w, "port1");
-    tide_wire_put_str(&w, "job1/0");
-    APPEND();
-    tide_wire_begin(&w, 0x4e81);
-    tide_wire_put_str(&w, "sea");
-    tide_wire_put_str(&w, "port2");
-    tide_wire_put_str(&w, "job1");
-    APPEND();
-    tide_wire_begin(&w, 0x4e82);
-    tide_wire_put_u64(&w, 2);
-    APPEND();
-    put("nstext", "persisted-table", all.data, all.len);
-    free(all.data);
+    /* persisted tables (nameserver/ns_persist.c): header, two names, end;
+     * format 2 with the credential key and hashes, and format 1 without */
+    for (uint32_t format = 1; format <= 2; format++) {
+        uint8_t mode = 0;
+        all.data = malloc(1);
+        all.data[0] = mode;
+        all.len = 1;
+        tide_wire_begin(&w, 0x4e80);
+        tide_wire_put_u32(&w, format);
+        tide_wire_put_bytes(&w, "0123456789abcdef0123456789abcdef", 32);
+        tide_wire_put_str(&w, "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n");
+        tide_wire_put_u32(&w, 7100);
+        tide_wire_put_u64(&w, 2);
+        if (format == 2)
+            tide_wire_put_bytes(&w, "a credential key of 32 bytes....", 32);
+        APPEND();
+        tide_wire_begin(&w, 0x4e81);
+        tide_wire_put_str(&w, "ocean");
+        tide_wire_put_str(&w, "port1");
+        tide_wire_put_str(&w, "job1/0");
+        if (format == 2)
+            tide_wire_put_bytes(&w, cred, 32);
+        APPEND();
+        tide_wire_begin(&w, 0x4e81);
+        tide_wire_put_str(&w, "sea");
+        tide_wire_put_str(&w, "port2");
+        tide_wire_put_str(&w, "job1");
+        if (format == 2)
+            tide_wire_put_bytes(&w, key, 32);
+        APPEND();
+        tide_wire_begin(&w, 0x4e82);
+        tide_wire_put_u64(&w, 2);
+        APPEND();
+        put("nstext", format == 2 ? "persisted-table" : "persisted-table-v1", all.data, all.len);
+        free(all.data);
+    }
 }
 
 int main(int argc, char **argv)

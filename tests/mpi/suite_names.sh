@@ -77,9 +77,16 @@ nm_server_cleanup() {
     $NM_T $MPIEXEC --nameserver "@$NM_TMP/srv.uri" -n 1 $NM_P hold "$x" "$d" > "$NM_TMP/hold-srv.out" 2>&1 &
     h=$!
     $NM_T "$NM_CL" --uri "@$NM_TMP/srv.uri" lookup "$x" 30000 > /dev/null || { kill $h; return 1; }
-    $NM_T "$NM_CL" --uri "@$NM_TMP/srv.uri" publish "$d" p tester || { kill $h; return 1; }
-    wait $h || return 1
-    $NM_T "$NM_CL" --uri "@$NM_TMP/srv.uri" lookup "$x" =not_found unpublish "$d" tester
+    # the releasing name is published, and later removed, by one client:
+    # only the client holding its credential can remove it
+    rm -f "$NM_TMP/job-ended"
+    $NM_T "$NM_CL" --uri "@$NM_TMP/srv.uri" publish "$d" p tester hold-until "$NM_TMP/job-ended" \
+        unpublish "$d" tester > "$NM_TMP/release.out" 2>&1 &
+    r=$!
+    wait $h || { touch "$NM_TMP/job-ended"; wait $r; return 1; }
+    touch "$NM_TMP/job-ended"
+    wait $r || { cat "$NM_TMP/release.out"; return 1; }
+    $NM_T "$NM_CL" --uri "@$NM_TMP/srv.uri" lookup "$x" =not_found lookup "$d" =not_found
 }
 
 # the server restarts (new port, new secret) while a job holds a name:

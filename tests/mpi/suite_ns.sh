@@ -2,7 +2,9 @@
 # driven by tests/ns/ns_client (a scriptable client) and tests/ns/ns_raw (a
 # hostile one): publish/lookup/unpublish and every error, lookups that wait,
 # thousands of names, restarts with and without --persist, garbage and
-# truncated frames while a good client keeps working, wrong secrets and
+# truncated frames while a good client keeps working, ownership by
+# credential (another client claiming the same owner is refused, also
+# after a --persist restart), a version-1 client refused, wrong secrets and
 # certificates, the per-user default service started on demand (racing
 # clients, one server) and exiting when idle, and nothing left behind.
 # Synchronisation is on events (files appearing, the server's status),
@@ -115,9 +117,9 @@ ns_wait_case() {
         sleep 0.05
     done
     [ ! -e "$NS_TMP/waiter.done" ] || { echo "answered before the publish"; return 1; }
-    $NS_T "$NS_CL" --uri "@$NS_U" publish late-name late-port joblate || return 1
+    $NS_T "$NS_CL" --uri "@$NS_U" publish late-name late-port joblate unpublish late-name joblate || return 1
     wait $wpid || { cat "$NS_TMP/waiter.out"; return 1; }
-    grep -q "port: late-port" "$NS_TMP/waiter.out" && $NS_T "$NS_CL" --uri "@$NS_U" unpublish late-name joblate
+    grep -q "port: late-port" "$NS_TMP/waiter.out"
 }
 tcheck ns.lookup-wait ns_wait_case
 tcase ns.lookup-wait-expires -t 20 -out "before the wait ended" -- "$NS_CL" --uri "@$NS_U" lookup never-name 300 =not_found
@@ -132,7 +134,7 @@ ns_hostile_case() {
     rm -f "$NS_TMP/good.ready" "$NS_TMP/good.go"
     $NS_T "$NS_CL" --uri "@$NS_U" publish good-1 gp1 jobgood publish good-2 gp2 jobgood touch "$NS_TMP/good.ready" \
         hold-until "$NS_TMP/good.go" lookup good-1 0 gp1 publish good-3 gp3 jobgood lookup good-3 0 gp3 \
-        check-many 2000 bulk > "$NS_TMP/good.out" 2>&1 &
+        check-many 2000 bulk unpublish-owner jobgood 3 > "$NS_TMP/good.out" 2>&1 &
     gpid=$!
     ns_wait_file "$NS_TMP/good.ready" 10 || return 1
     rc=0
@@ -154,7 +156,32 @@ ns_hostile_case() {
     return $rc
 }
 tcheck ns.hostile ns_hostile_case
-tcase ns.after-hostile -out "names=20[0-9][0-9]" -- "$NS_CL" --uri "@$NS_U" unpublish-owner jobgood 3 status
+tcase ns.after-hostile -out "names=20[0-9][0-9]" -- "$NS_CL" --uri "@$NS_U" lookup good-1 =not_found status
+
+# ---- ownership: the credential, never the owner string ----
+tcase ns.credentials -out "unpublish set with the credential: 1 removed" -- "$NS_RAW" --uri "@$NS_U" credentials
+tcase ns.old-version -out "protocol version 1 not supported: this name server speaks version 2" -- \
+    "$NS_RAW" --uri "@$NS_U" old-version
+tcase ns.wrong-cred -out "credential does not match" -- "$NS_CL" --uri "@$NS_U" \
+    publish wc-1 wcp own1 unpublish-cred wc-1 flipped =not_owner \
+    unpublish-cred wc-1 0000000000000000000000000000000000000000000000000000000000000000 =not_owner \
+    unpublish wc-1 own2 =not_owner lookup wc-1 0 wcp unpublish-cred wc-1 held lookup wc-1 =not_found
+ns_other_client() {
+    rm -f "$NS_TMP/own.ready" "$NS_TMP/own.go"
+    $NS_T "$NS_CL" --uri "@$NS_U" publish own-1 op1 jobown/0 publish own-2 op2 jobown/1 touch "$NS_TMP/own.ready" \
+        hold-until "$NS_TMP/own.go" unpublish own-1 jobown/0 unpublish-owner jobown 1 > "$NS_TMP/own.out" 2>&1 &
+    opid=$!
+    ns_wait_file "$NS_TMP/own.ready" 10 || return 1
+    rc=0
+    # another client claiming the same owners: refused, and nothing removed
+    $NS_T "$NS_CL" --uri "@$NS_U" unpublish own-1 jobown/0 =not_owner publish own-1 evil jobown/0 =duplicate \
+        unpublish-owner jobown 0 lookup own-1 0 op1 lookup own-2 0 op2 || rc=1
+    touch "$NS_TMP/own.go"
+    wait $opid || { cat "$NS_TMP/own.out"; return 1; }
+    $NS_T "$NS_CL" --uri "@$NS_U" lookup own-1 =not_found lookup own-2 =not_found || rc=1
+    return $rc
+}
+tcheck ns.other-client ns_other_client
 
 # ---- authentication and certificates ----
 printf 'not-the-secret-at-all-0123456789\n' > "$NS_TMP/wrong.secret"
@@ -186,7 +213,8 @@ ns_restart_case() {
     rc=0
     rm -f "$NS_TMP/hold.ready" "$NS_TMP/hold.go"
     $NS_T "$NS_CL" --uri "@$NS_U" publish keep-1 kp1 jobkeep publish keep-2 kp2 jobkeep many 300 kept jobkeep \
-        touch "$NS_TMP/hold.ready" hold-until "$NS_TMP/hold.go" lookup keep-1 0 kp1 > "$NS_TMP/hold.out" 2>&1 &
+        touch "$NS_TMP/hold.ready" hold-until "$NS_TMP/hold.go" lookup keep-1 0 kp1 \
+        unpublish-owner jobkeep 302 > "$NS_TMP/hold.out" 2>&1 &
     hpid=$!
     ns_wait_file "$NS_TMP/hold.ready" 10 || return 1
     old=$(ns_pid "$NS_U")
@@ -199,8 +227,9 @@ ns_restart_case() {
         check-many 300 kept || rc=1
     touch "$NS_TMP/hold.go"
     wait $hpid || { cat "$NS_TMP/hold.out"; return 1; }
-    # names of clients that are gone are not recovered: the bulk names were lost
-    $NS_T "$NS_CL" --uri "@$NS_U" lookup bulk-1 =not_found unpublish-owner jobkeep 302 || return 1
+    # names of clients that are gone are not recovered: the bulk names were lost;
+    # the holder re-asserted its names with their credentials, and removed them
+    $NS_T "$NS_CL" --uri "@$NS_U" lookup bulk-1 =not_found lookup keep-1 =not_found || return 1
     return $rc
 }
 tcheck ns.restart-republish ns_restart_case
@@ -221,6 +250,25 @@ tcase ns.persist-kept -out "port: sp" -- "$NS_CL" --uri "@$NS_PU" \
 tcase ns.persist-count -out "names=500 " -- "$NS_CL" --uri "@$NS_PU" status
 # the literal URI (same port, certificate and secret) still works after a restart
 tcase ns.persist-same-uri -- env TIDE_NAMESERVER_SECRET_FILE="$NS_PU" "$NS_CL" --uri "$(cat "$NS_TMP/pers.uri1")" lookup solo 0 sp
+# a publisher still owns its name after a --persist restart; nobody else does
+ns_persist_owner() {
+    rm -f "$NS_TMP/po.ready" "$NS_TMP/po.go"
+    $NS_T "$NS_CL" --uri "@$NS_PU" publish po-1 pop1 jobpo/0 touch "$NS_TMP/po.ready" \
+        hold-until "$NS_TMP/po.go" unpublish po-1 jobpo/0 lookup po-1 =not_found > "$NS_TMP/po.out" 2>&1 &
+    opid=$!
+    ns_wait_file "$NS_TMP/po.ready" 10 || return 1
+    p=$(ns_pid "$NS_PU")
+    kill -9 "$p"
+    ns_wait_gone "$p" 5 && ns_start pers --persist "$NS_TMP/pers.db" || return 1
+    rc=0
+    $NS_T "$NS_CL" --uri "@$NS_PU" unpublish po-1 jobpo/0 =not_owner publish po-1 evil jobpo/0 =duplicate \
+        lookup po-1 0 pop1 || rc=1
+    touch "$NS_TMP/po.go"
+    wait $opid || { cat "$NS_TMP/po.out"; rc=1; }
+    grep -q "taken by someone else" "$NS_TMP/po.out" && { cat "$NS_TMP/po.out"; rc=1; }
+    return $rc
+}
+tcheck ns.persist-owner ns_persist_owner
 tcheck ns.persist-stop ns_stop pers
 cp "$NS_TMP/pers.db" "$NS_TMP/broken.db"
 truncate -s 700 "$NS_TMP/broken.db"

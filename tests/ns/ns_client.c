@@ -11,6 +11,9 @@
  * =unreachable, =timeout, =any):
  *   publish SERVICE PORT OWNER      lookup SERVICE [WAIT_MS] [PORT]
  *   unpublish SERVICE OWNER         unpublish-owner OWNER [COUNT]
+ *   unpublish-cred SERVICE CRED     unpublish presenting CRED: 64 hex digits,
+ *                                   "held" (the credential this client holds)
+ *                                   or "flipped" (it with one bit changed)
  *   ping                            status   (prints the server's status)
  *   many N PREFIX OWNER             publish N names at once (pipelined)
  *   check-many N PREFIX             look all of them up (pipelined)
@@ -21,6 +24,7 @@
  *   wait-connected                  run until connected (or the timeout)
  */
 #include "nsclient.h"
+#include "hex.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -175,7 +179,7 @@ int main(int argc, char **argv)
         const char *cmd = argv[i++];
         const char *a[4] = {NULL, NULL, NULL, NULL};
         int na = 0, want = TIDE_NS_OK;
-        static const char *cmds[] = {"publish", "lookup", "unpublish", "unpublish-owner", "ping",
+        static const char *cmds[] = {"publish", "lookup", "unpublish", "unpublish-owner", "unpublish-cred", "ping",
                                      "status", "many", "check-many", "long-service", "long-port",
                                      "touch", "hold-until", "wait-connected", NULL};
         while (i < argc) {
@@ -213,6 +217,23 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(cmd, "unpublish") == 0 && na == 2) {
             st = tide_ns_sync_unpublish(sync_c, a[0], a[1], msg, sizeof msg);
+            bad = check(what, st, want, msg);
+        } else if (strcmp(cmd, "unpublish-cred") == 0 && na == 2) {
+            uint8_t cred[TIDE_NS_CRED_LEN] = {0};
+            if (strcmp(a[1], "held") == 0 || strcmp(a[1], "flipped") == 0) {
+                if (tide_ns_held_cred(c, a[0], cred) != 0) {
+                    printf("ns_client: no credential held for %s\n", a[0]);
+                    bad = 1;
+                    continue;
+                }
+                if (a[1][0] == 'f')
+                    cred[TIDE_NS_CRED_LEN / 2] ^= 0x10;
+            } else if (tide_unhex(a[1], cred, sizeof cred) != TIDE_NS_CRED_LEN) {
+                printf("ns_client: %s is not %d hex-encoded bytes\n", a[1], TIDE_NS_CRED_LEN);
+                bad = 2;
+                continue;
+            }
+            st = tide_ns_sync_unpublish_cred(sync_c, a[0], cred, msg, sizeof msg);
             bad = check(what, st, want, msg);
         } else if (strcmp(cmd, "unpublish-owner") == 0 && na >= 1) {
             uint64_t n = 0;

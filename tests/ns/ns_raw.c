@@ -9,7 +9,8 @@
  *
  *   ns_raw --uri URI|@FILE [--seed N] MODE [COUNT]
  *   modes: garbage N, plain-garbage N, fuzz N, truncated N, noauth,
- *          wrong-secret, limits
+ *          wrong-secret, limits, old-version (a version-1 hello),
+ *          credentials (wrong, missing and malformed credentials)
  */
 #include "nsproto.h"
 
@@ -31,6 +32,7 @@ static struct tide_ns_uri uri;
 static uint8_t secret[TIDE_NS_SECRET_MAX];
 static size_t secret_len;
 static SSL_CTX *ctx;
+static const uint8_t some_key[TIDE_NS_CRED_LEN] = "a publish key of 32 bytes.......";
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t rnd(void)
@@ -226,10 +228,14 @@ static int alive(void)
 static void sample_frame(struct tide_wbuf *w)
 {
     switch (rnd() % 6) {
-    case 0: tide_ns_enc_publish(w, 1, 0, "fuzz-service", "fuzz-port", "fuzz-owner"); break;
+    case 0: tide_ns_enc_publish(w, 1, 0, "fuzz-service", "fuzz-port", "fuzz-owner", some_key); break;
     case 1: tide_ns_enc_lookup(w, 2, "fuzz-service", 0); break;
-    case 2: tide_ns_enc_unpublish(w, 3, "fuzz-service", "fuzz-owner"); break;
-    case 3: tide_ns_enc_unpublish_owner(w, 4, "fuzz-owner"); break;
+    case 2: tide_ns_enc_unpublish(w, 3, "fuzz-service", some_key); break;
+    case 3: {
+        const char *svc[1] = {"fuzz-service"};
+        tide_ns_enc_unpublish_set(w, 4, 1, svc, (const uint8_t(*)[TIDE_NS_CRED_LEN])some_key);
+        break;
+    }
     case 4: tide_ns_enc_status(w, 5); break;
     default: tide_ns_enc_ping(w, 6); break;
     }
@@ -242,18 +248,30 @@ static int fail(const char *what)
     return 1;
 }
 
-static int expect_reply(struct conn *c, uint32_t id, int status, const char *what)
+/* the reply to request id must have this status; cred (may be NULL) gets
+ * the credential it carried */
+static int expect_reply_cred(struct conn *c, uint32_t id, int status, const char *what,
+                             uint8_t *cred)
 {
     struct tide_ns_msg m;
     if (read_msg(c, &m) != 0)
         return fail(what);
     int ok = m.type == TIDE_NS_REPLY && m.id == id && m.status == status;
+    if (ok && cred) {
+        ok = m.has_cred;
+        memcpy(cred, m.cred, TIDE_NS_CRED_LEN);
+    }
     if (!ok)
         printf("ns_raw: %s: got status %d (%s)\n", what, m.status, m.message ? m.message : "");
     else
         printf("%s: %s\n", what, m.message ? m.message : tide_ns_strstatus(m.status));
     tide_ns_msg_clear(&m);
     return ok ? 0 : 1;
+}
+
+static int expect_reply(struct conn *c, uint32_t id, int status, const char *what)
+{
+    return expect_reply_cred(c, id, status, what, NULL);
 }
 
 static int mode_limits(void)
@@ -266,28 +284,29 @@ static int mode_limits(void)
     struct tide_wbuf w;
     int bad = 0;
     big[TIDE_NS_MAX_SERVICE + 1] = '\0';
-    tide_ns_enc_publish(&w, 10, 0, big, "p", "o");
+    tide_ns_enc_publish(&w, 10, 0, big, "p", "o", some_key);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 10, TIDE_NS_TOO_LONG, "service of 1024 bytes");
     tide_ns_enc_lookup(&w, 11, big, 0);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 11, TIDE_NS_TOO_LONG, "lookup of 1024 bytes");
     big[TIDE_NS_MAX_SERVICE] = '\0';
-    tide_ns_enc_publish(&w, 12, 0, big, "p", "raw-owner");
+    uint8_t cred[TIDE_NS_CRED_LEN];
+    tide_ns_enc_publish(&w, 12, 0, big, "p", "raw-owner", some_key);
     send_frame(&c, &w);
-    bad |= expect_reply(&c, 12, TIDE_NS_OK, "service of 1023 bytes");
-    tide_ns_enc_unpublish(&w, 13, big, "raw-owner");
+    bad |= expect_reply_cred(&c, 12, TIDE_NS_OK, "service of 1023 bytes", cred);
+    tide_ns_enc_unpublish(&w, 13, big, cred);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 13, TIDE_NS_OK, "unpublish it");
     memset(big, 'p', sizeof big);
     big[TIDE_NS_MAX_PORT + 1] = '\0';
-    tide_ns_enc_publish(&w, 14, 0, "svc", big, "o");
+    tide_ns_enc_publish(&w, 14, 0, "svc", big, "o", some_key);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 14, TIDE_NS_TOO_LONG, "port of 1024 bytes");
-    tide_ns_enc_publish(&w, 15, 0, "svc", "p", "");
+    tide_ns_enc_publish(&w, 15, 0, "svc", "p", "", some_key);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 15, TIDE_NS_BAD_REQUEST, "empty owner");
-    tide_ns_enc_publish(&w, 16, 0, NULL, "p", "o");
+    tide_ns_enc_publish(&w, 16, 0, NULL, "p", "o", some_key);
     send_frame(&c, &w);
     bad |= expect_reply(&c, 16, TIDE_NS_BAD_REQUEST, "absent service");
     tide_wire_begin(&w, 0x4eff);
@@ -308,6 +327,138 @@ static int mode_limits(void)
     conn_close(&c);
     if (!alive())
         bad |= fail("server stopped answering");
+    return bad;
+}
+
+/* a client of protocol version 1 (no credentials) is refused, clearly */
+static int mode_old_version(void)
+{
+    struct conn c;
+    struct tide_ns_msg m;
+    if (conn_open(&c, 1) != 0 || read_msg(&c, &m) != 0 || m.type != TIDE_NS_SERVER_HELLO)
+        return fail("connect");
+    uint8_t snonce[TIDE_NS_NONCE_LEN], cnonce[TIDE_NS_NONCE_LEN], mac[TIDE_NS_MAC_LEN];
+    memcpy(snonce, m.nonce, sizeof snonce);
+    int need = (m.flags & TIDE_NS_AUTH_SECRET) != 0;
+    printf("server speaks version %u\n", (unsigned)m.version);
+    tide_ns_msg_clear(&m);
+    tide_ns_random(cnonce, sizeof cnonce);
+    if (need)
+        tide_ns_client_mac(secret, secret_len, snonce, cnonce,
+                           uri.kind == TIDE_NS_URI_TCP ? uri.fingerprint : "", mac);
+    struct tide_wbuf w;
+    tide_wire_begin(&w, TIDE_NS_HELLO); /* version 1's hello, written by hand */
+    tide_wire_put_u16(&w, 1);
+    tide_wire_put_bytes(&w, cnonce, sizeof cnonce);
+    tide_wire_put_bytes(&w, mac, need ? sizeof mac : 0);
+    tide_wire_put_str(&w, "a version-1 client");
+    int bad = 0;
+    if (send_frame(&c, &w) != 0 || read_msg(&c, &m) != 0 || m.type != TIDE_NS_WELCOME) {
+        bad = fail("no welcome for a version-1 hello");
+    } else {
+        printf("version-1 hello: status %d (%s): %s\n", m.status, tide_ns_strstatus(m.status),
+               m.message ? m.message : "");
+        if (m.status != TIDE_NS_VERSION)
+            bad = fail("a version-1 client was not refused");
+        tide_ns_msg_clear(&m);
+        if (!bad && !hung_up(&c))
+            bad = fail("the server kept the version-1 connection");
+    }
+    conn_close(&c);
+    return bad;
+}
+
+/* ownership is the credential: a missing or wrong one is refused, a
+ * malformed one ends the connection */
+static int mode_credentials(void)
+{
+    struct conn c;
+    if (conn_open(&c, 1) != 0 || handshake(&c, 0) != TIDE_NS_OK)
+        return fail("connect");
+    struct tide_wbuf w;
+    int bad = 0;
+    uint8_t cred[TIDE_NS_CRED_LEN], again[TIDE_NS_CRED_LEN], wrong[TIDE_NS_CRED_LEN];
+    uint8_t key[TIDE_NS_CRED_LEN];
+    tide_ns_random(key, sizeof key);
+    tide_ns_enc_publish(&w, 1, 0, "raw-owned", "raw-port", "raw/0", key);
+    send_frame(&c, &w);
+    bad |= expect_reply_cred(&c, 1, TIDE_NS_OK, "publish", cred);
+    /* the same key again (a resend after a broken connection): the same credential */
+    tide_ns_enc_publish(&w, 2, 0, "raw-owned", "raw-port", "raw/0", key);
+    send_frame(&c, &w);
+    bad |= expect_reply_cred(&c, 2, TIDE_NS_OK, "publish again with the same key", again);
+    if (memcmp(cred, again, sizeof cred) != 0)
+        bad |= fail("the same key gave another credential");
+    /* another key, the same owner string: someone else */
+    key[0] ^= 1;
+    tide_ns_enc_publish(&w, 3, 0, "raw-owned", "raw-port", "raw/0", key);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 3, TIDE_NS_DUPLICATE, "publish with another key");
+    memcpy(wrong, cred, sizeof wrong);
+    wrong[7] ^= 0x40;
+    tide_ns_enc_unpublish(&w, 4, "raw-owned", wrong);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 4, TIDE_NS_NOT_OWNER, "unpublish with a wrong credential");
+    tide_ns_enc_unpublish(&w, 5, "raw-owned", NULL);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 5, TIDE_NS_NOT_OWNER, "unpublish with no credential");
+    /* re-asserting with a wrong credential: taken */
+    tide_ns_enc_publish(&w, 6, TIDE_NS_PUB_REASSERT, "raw-owned", "raw-port", "raw/0", wrong);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 6, TIDE_NS_DUPLICATE, "re-assert with a wrong credential");
+    const char *svc[2] = {"raw-owned", "raw-owned"};
+    uint8_t set[2][TIDE_NS_CRED_LEN];
+    memcpy(set[0], wrong, sizeof wrong);
+    memcpy(set[1], wrong, sizeof wrong);
+    tide_ns_enc_unpublish_set(&w, 7, 2, svc, (const uint8_t(*)[TIDE_NS_CRED_LEN])set);
+    send_frame(&c, &w);
+    struct tide_ns_msg m;
+    if (read_msg(&c, &m) != 0 || m.id != 7 || m.status != TIDE_NS_OK || m.count != 0)
+        bad |= fail("a set of wrong credentials removed something");
+    else
+        printf("unpublish set with wrong credentials: 0 removed\n");
+    tide_ns_msg_clear(&m);
+    tide_ns_enc_lookup(&w, 8, "raw-owned", 0);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 8, TIDE_NS_OK, "still published");
+    tide_ns_enc_publish(&w, 9, TIDE_NS_PUB_REASSERT, "raw-owned", "raw-port", "raw/0", cred);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 9, TIDE_NS_OK, "re-assert with the credential");
+    memcpy(set[1], cred, sizeof cred);
+    tide_ns_enc_unpublish_set(&w, 10, 2, svc, (const uint8_t(*)[TIDE_NS_CRED_LEN])set);
+    send_frame(&c, &w);
+    if (read_msg(&c, &m) != 0 || m.id != 10 || m.status != TIDE_NS_OK || m.count != 1)
+        bad |= fail("the set with the credential did not remove the name");
+    else
+        printf("unpublish set with the credential: 1 removed\n");
+    tide_ns_msg_clear(&m);
+    /* a publish without a key: refused, the connection stays */
+    tide_ns_enc_publish(&w, 11, 0, "raw-nokey", "p", "o", NULL);
+    send_frame(&c, &w);
+    bad |= expect_reply(&c, 11, TIDE_NS_BAD_REQUEST, "publish without a key");
+    /* a credential of the wrong length does not decode: the server hangs up */
+    tide_wire_begin(&w, TIDE_NS_UNPUBLISH);
+    tide_wire_put_u32(&w, 12);
+    tide_wire_put_str(&w, "raw-owned");
+    tide_wire_put_bytes(&w, cred, 31);
+    send_frame(&c, &w);
+    if (!hung_up(&c))
+        bad |= fail("a 31-byte credential did not end the connection");
+    else
+        printf("31-byte credential: connection closed\n");
+    conn_close(&c);
+    /* a set that claims more names than it holds */
+    if (conn_open(&c, 1) != 0 || handshake(&c, 0) != TIDE_NS_OK)
+        return fail("connect");
+    tide_wire_begin(&w, TIDE_NS_UNPUBLISH_SET);
+    tide_wire_put_u32(&w, 13);
+    tide_wire_put_u32(&w, 0x7fffffff);
+    send_frame(&c, &w);
+    if (!hung_up(&c))
+        bad |= fail("a set of 2^31 names did not end the connection");
+    else
+        printf("set of 2^31 names: connection closed\n");
+    conn_close(&c);
     return bad;
 }
 
@@ -345,6 +496,10 @@ int main(int argc, char **argv)
     int bad = 0, closed = 0, replies = 0;
     if (strcmp(mode, "limits") == 0) {
         bad = mode_limits();
+    } else if (strcmp(mode, "old-version") == 0) {
+        bad = mode_old_version();
+    } else if (strcmp(mode, "credentials") == 0) {
+        bad = mode_credentials();
     } else if (strcmp(mode, "noauth") == 0) {
         struct conn c;
         struct tide_ns_msg m;
@@ -352,7 +507,7 @@ int main(int argc, char **argv)
             return fail("connect");
         tide_ns_msg_clear(&m);
         struct tide_wbuf w;
-        tide_ns_enc_publish(&w, 1, 0, "sneaky", "p", "o");
+        tide_ns_enc_publish(&w, 1, 0, "sneaky", "p", "o", some_key);
         send_frame(&c, &w);
         if (!hung_up(&c))
             bad = fail("a request before authentication did not end the connection");

@@ -20,6 +20,9 @@
 
 static const uint8_t nonce[TIDE_NS_NONCE_LEN] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 static const uint8_t mac[TIDE_NS_MAC_LEN] = {0xaa, 0xbb, 0xcc};
+static const uint8_t cred[TIDE_NS_CRED_LEN] = {0xc0, 0xde, 7};
+static const char *const set_svc[2] = {"svc", "other"};
+static const uint8_t set_cred[2][TIDE_NS_CRED_LEN] = {{1}, {2, 3}};
 
 /* build frame k of the sample set; returns 0 when k is past the end */
 static int sample(int k, struct tide_wbuf *w)
@@ -30,14 +33,15 @@ static int sample(int k, struct tide_wbuf *w)
     case 2: tide_ns_enc_hello(w, nonce, NULL, NULL); break;
     case 3: tide_ns_enc_welcome(w, TIDE_NS_OK, mac, NULL); break;
     case 4: tide_ns_enc_welcome(w, TIDE_NS_AUTH, NULL, "wrong secret"); break;
-    case 5: tide_ns_enc_publish(w, 7, TIDE_NS_PUB_REASSERT, "svc", "tide-port://x", "job/1"); break;
+    case 5: tide_ns_enc_publish(w, 7, TIDE_NS_PUB_REASSERT, "svc", "tide-port://x", "job/1", cred); break;
     case 6: tide_ns_enc_lookup(w, 8, "svc", 2500); break;
-    case 7: tide_ns_enc_unpublish(w, 9, "svc", "job/1"); break;
-    case 8: tide_ns_enc_unpublish_owner(w, 10, "job"); break;
+    case 7: tide_ns_enc_unpublish(w, 9, "svc", cred); break;
+    case 8: tide_ns_enc_unpublish_set(w, 10, 2, set_svc, set_cred); break;
     case 9: tide_ns_enc_ping(w, 11); break;
     case 10: tide_ns_enc_status(w, 12); break;
-    case 11: tide_ns_enc_reply(w, 13, TIDE_NS_OK, "port", 42, NULL); break;
-    case 12: tide_ns_enc_reply(w, 14, TIDE_NS_NOT_FOUND, NULL, 0, "no such name"); break;
+    case 11: tide_ns_enc_reply(w, 13, TIDE_NS_OK, "port", 42, NULL, cred); break;
+    case 12: tide_ns_enc_reply(w, 14, TIDE_NS_NOT_FOUND, NULL, 0, "no such name", NULL); break;
+    case 13: tide_ns_enc_unpublish(w, 15, "svc", NULL); break;
     default: return 0;
     }
     assert_int_equal(tide_wire_finish(w), 0);
@@ -86,21 +90,35 @@ static void test_roundtrip(void **state)
             assert_string_equal(m.service, "svc");
             assert_string_equal(m.port, "tide-port://x");
             assert_string_equal(m.owner, "job/1");
+            assert_true(m.has_cred);
+            assert_memory_equal(m.cred, cred, sizeof cred);
             break;
         case 6:
             assert_int_equal(m.wait_ms, 2500);
             break;
+        case 7:
+            assert_true(m.has_cred);
+            assert_memory_equal(m.cred, cred, sizeof cred);
+            break;
         case 8:
-            assert_string_equal(m.owner, "job");
+            assert_int_equal(m.nset, 2);
+            assert_string_equal(m.set_service[1], "other");
+            assert_memory_equal(m.set_cred[1], set_cred[1], TIDE_NS_CRED_LEN);
             break;
         case 11:
             assert_int_equal(m.id, 13);
             assert_string_equal(m.value, "port");
             assert_true(m.count == 42);
+            assert_true(m.has_cred);
+            assert_memory_equal(m.cred, cred, sizeof cred);
             break;
         case 12:
             assert_int_equal(m.status, TIDE_NS_NOT_FOUND);
             assert_null(m.value);
+            assert_false(m.has_cred);
+            break;
+        case 13:
+            assert_false(m.has_cred);
             break;
         }
         tide_ns_msg_clear(&m);
@@ -152,7 +170,7 @@ static void test_corrupted(void **state)
     struct tide_ns_msg m;
     int decoded = 0, rejected = 0;
     for (int round = 0; round < 4000; round++) {
-        sample(round % 13, &w);
+        sample(round % 14, &w);
         size_t full = w.len - TIDE_WIRE_HEADER;
         uint8_t *p = malloc(full);
         memcpy(p, w.data + TIDE_WIRE_HEADER, full);
@@ -232,6 +250,38 @@ static void test_bad_lengths(void **state)
     tide_wire_finish(&w);
     assert_int_equal(decode_frame(&w, w.len - TIDE_WIRE_HEADER, &m), TIDE_NS_BAD_REQUEST);
     tide_wire_free(&w);
+    /* a credential of the wrong size */
+    tide_wire_begin(&w, TIDE_NS_UNPUBLISH);
+    tide_wire_put_u32(&w, 1);
+    tide_wire_put_str(&w, "svc");
+    tide_wire_put_bytes(&w, cred, 31);
+    tide_wire_finish(&w);
+    assert_int_equal(decode_frame(&w, w.len - TIDE_WIRE_HEADER, &m), TIDE_NS_BAD_REQUEST);
+    tide_wire_free(&w);
+    /* a set claiming more names than the frame holds, and more than the limit */
+    uint32_t counts[2] = {3, TIDE_NS_MAX_SET + 1};
+    for (int k = 0; k < 2; k++) {
+        tide_wire_begin(&w, TIDE_NS_UNPUBLISH_SET);
+        tide_wire_put_u32(&w, 1);
+        tide_wire_put_u32(&w, counts[k]);
+        for (int j = 0; j < 2; j++) {
+            tide_wire_put_str(&w, "svc");
+            tide_wire_put_bytes(&w, cred, TIDE_NS_CRED_LEN);
+        }
+        tide_wire_finish(&w);
+        assert_int_equal(decode_frame(&w, w.len - TIDE_WIRE_HEADER, &m), TIDE_NS_BAD_REQUEST);
+        assert_null(m.set_service);
+        tide_wire_free(&w);
+    }
+    /* a set entry without its credential */
+    tide_wire_begin(&w, TIDE_NS_UNPUBLISH_SET);
+    tide_wire_put_u32(&w, 1);
+    tide_wire_put_u32(&w, 1);
+    tide_wire_put_str(&w, "svc");
+    tide_wire_put_bytes(&w, NULL, 0);
+    tide_wire_finish(&w);
+    assert_int_equal(decode_frame(&w, w.len - TIDE_WIRE_HEADER, &m), TIDE_NS_BAD_REQUEST);
+    tide_wire_free(&w);
     /* an embedded NUL in a string */
     tide_wire_begin(&w, TIDE_NS_LOOKUP);
     tide_wire_put_u32(&w, 1);
@@ -264,6 +314,13 @@ static void test_limits(void **state)
     assert_int_equal(tide_ns_check_args(NULL, NULL, NULL, why, sizeof why), TIDE_NS_OK);
     struct tide_ns_msg m = {.type = TIDE_NS_PUBLISH, .service = "s", .port = NULL, .owner = "o"};
     assert_int_equal(tide_ns_check_request(&m, why, sizeof why), TIDE_NS_BAD_REQUEST);
+    /* a publish needs its key */
+    m.port = "p";
+    assert_int_equal(tide_ns_check_request(&m, why, sizeof why), TIDE_NS_BAD_REQUEST);
+    assert_non_null(strstr(why, "key"));
+    m.has_cred = 1;
+    assert_int_equal(tide_ns_check_request(&m, why, sizeof why), TIDE_NS_OK);
+    m.port = NULL;
     m.type = TIDE_NS_LOOKUP;
     assert_int_equal(tide_ns_check_request(&m, why, sizeof why), TIDE_NS_OK);
     m.type = TIDE_NS_REPLY;
@@ -292,6 +349,31 @@ static void test_macs(void **state)
     assert_int_equal(tide_ns_client_mac(secret, 32, sn, cn, "ff", b), 0);
     assert_false(tide_ns_mac_equal(a, b));
     assert_int_equal(tide_ns_client_mac(secret, 0, sn, cn, "", b), -1);
+}
+
+static void test_creds(void **state)
+{
+    (void)state;
+    const uint8_t k1[TIDE_NS_CRED_LEN] = {1}, k2[TIDE_NS_CRED_LEN] = {2};
+    const uint8_t key[TIDE_NS_CRED_LEN] = {9}, key2[TIDE_NS_CRED_LEN] = {8};
+    uint8_t a[TIDE_NS_CRED_LEN], b[TIDE_NS_CRED_LEN], h1[TIDE_NS_CRED_LEN], h2[TIDE_NS_CRED_LEN];
+    assert_int_equal(tide_ns_cred_derive(k1, "svc", key, a), 0);
+    assert_int_equal(tide_ns_cred_derive(k1, "svc", key, b), 0);
+    assert_memory_equal(a, b, sizeof a); /* a resent publish gets the same credential */
+    assert_int_equal(tide_ns_cred_derive(k2, "svc", key, b), 0);
+    assert_memory_not_equal(a, b, sizeof a); /* another server's key */
+    assert_int_equal(tide_ns_cred_derive(k1, "svc2", key, b), 0);
+    assert_memory_not_equal(a, b, sizeof a); /* another name */
+    assert_int_equal(tide_ns_cred_derive(k1, "svc", key2, b), 0);
+    assert_memory_not_equal(a, b, sizeof a); /* another client key */
+    assert_int_equal(tide_ns_cred_hash(a, h1), 0);
+    assert_int_equal(tide_ns_cred_hash(a, h2), 0);
+    assert_memory_equal(h1, h2, sizeof h1);
+    assert_memory_not_equal(h1, a, sizeof a); /* the server keeps a hash, not the credential */
+    char big[TIDE_NS_MAX_SERVICE + 2];
+    memset(big, 's', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(tide_ns_cred_derive(k1, big, key, b), -1);
 }
 
 static void test_hex(void **state)
@@ -466,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_bad_lengths),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_macs),
+        cmocka_unit_test(test_creds),
         cmocka_unit_test(test_hex),
         cmocka_unit_test(test_uri),
         cmocka_unit_test_setup_teardown(test_files, setup_tmp, teardown_tmp),
