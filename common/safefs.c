@@ -127,11 +127,16 @@ int tide_safe_open_at(int dirfd, const char *name, int flags)
 {
     if (!plain_name(name))
         return -1;
-    int fd = openat(dirfd, name, (flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_NOFOLLOW | O_CLOEXEC);
+    /* non-blocking while opening: a fifo put in a file's place must not
+     * hang us (it then fails the check) */
+    int want = flags & ~(O_CREAT | O_EXCL | O_TRUNC);
+    int fd = openat(dirfd, name, want | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return -1;
     if (tide_safe_check_file(fd) != 0)
         return close_fail(fd);
+    if (!(want & O_NONBLOCK))
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;
 }
 
