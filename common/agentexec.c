@@ -84,15 +84,14 @@ char *tide_boot_text(const uint8_t secret[TIDE_CTL_SECRET_LEN], const struct tid
 }
 
 char **tide_agent_argv(const char *agent, const char *host, const char *tided_path, const char *hub,
-                       const char *node, const char *session_dir, int verbose)
+                       const char *node, int verbose)
 {
     char **argv = tide_argv_split(agent, ' ');
     if (host)
         tide_argv_append(&argv, host);
     char verb[16];
     snprintf(verb, sizeof verb, "%d", verbose);
-    const char *args[] = {tided_path, "--hub", hub, "--boot-stdin", "--node", node,
-                          "--session-dir", session_dir, "--verbose", verb};
+    const char *args[] = {tided_path, "--hub", hub, "--boot-stdin", "--node", node, "--verbose", verb};
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
         tide_argv_append(&argv, args[i]);
     return argv;

@@ -33,10 +33,12 @@ char *tide_boot_text(const uint8_t secret[TIDE_CTL_SECRET_LEN], const struct tid
                      const char *agent, char *const *hosts);
 
 /* The command line that starts tided for node on host through agent
- * (split on spaces), linking back to hub ("ip:port,..."). NULL-terminated,
- * free with tide_argv_free. */
+ * (split on spaces), linking back to hub ("ip:port,..."). It names no
+ * directory: the daemon makes a fresh one of its own there, since argv is
+ * readable by every user of the host. NULL-terminated, free with
+ * tide_argv_free. */
 char **tide_agent_argv(const char *agent, const char *host, const char *tided_path, const char *hub,
-                       const char *node, const char *session_dir, int verbose);
+                       const char *node, int verbose);
 
 /* Fork argv in its own process group, with boot on its stdin (it dies
  * with its parent). The pid, or -1 with a reason in err. */

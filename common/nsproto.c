@@ -5,11 +5,13 @@
  */
 #include "nsproto.h"
 #include "hex.h"
+#include "safefs.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -752,19 +754,110 @@ static int check_dir(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* $XDG_RUNTIME_DIR when it names a private directory of ours (systemd
+ * makes it per user, 0700, on a tmpfs only the user can write). */
+static bool xdg_usable(const char *xdg)
+{
+    if (!xdg || *xdg != '/')
+        return false;
+    int fd = tide_safe_open_dir(xdg);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+/* Our home directory, opened: $HOME, else the password database's; it
+ * must be a directory owned by us (it may be open to others to read). */
+static int open_home(char *home, size_t homelen, char *err, size_t errlen)
+{
+    const char *h = getenv("HOME");
+    if (!h || *h != '/') {
+        struct passwd *pw = getpwuid(geteuid());
+        h = pw ? pw->pw_dir : NULL;
+    }
+    if (!h || *h != '/' || (size_t)snprintf(home, homelen, "%s", h) >= homelen) {
+        snprintf(err, errlen,
+                 "no place for the per-user name service: no home directory (set XDG_RUNTIME_DIR or "
+                 "TIDE_NS_DIR to a private directory)");
+        errno = EPERM;
+        return -1;
+    }
+    int fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+        int e = fd < 0 ? errno : EPERM;
+        snprintf(err, errlen,
+                 "no place for the per-user name service: the home directory %s is %s (set "
+                 "XDG_RUNTIME_DIR or TIDE_NS_DIR to a private directory)",
+                 home, fd < 0 ? strerror(e) : "not yours");
+        if (fd >= 0)
+            close(fd);
+        errno = e == ENOENT ? EPERM : e; /* not "nothing listens yet" */
+        return -1;
+    }
+    return fd;
+}
+
+/* HOME/.tide/ns-HOST, made (create) or opened, every level checked:
+ * a place only this user can make, and one per host when homes are
+ * shared by hosts. */
+static int home_dir(char *dir, size_t dirlen, int create, char *err, size_t errlen)
+{
+    char home[4096], host[65] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0])
+        snprintf(host, sizeof host, "localhost");
+    host[strcspn(host, ".")] = '\0';
+    for (char *p = host; *p; p++)
+        if (*p == '/' || *p <= ' ')
+            *p = '_';
+    int hfd = open_home(home, sizeof home, err, errlen);
+    if (hfd < 0)
+        return -1;
+    char leaf[80];
+    snprintf(leaf, sizeof leaf, "ns-%s", host);
+    int n = snprintf(dir, dirlen, "%s%s.tide/%s", home, home[strlen(home) - 1] == '/' ? "" : "/", leaf);
+    if (n < 0 || (size_t)n >= dirlen) {
+        close(hfd);
+        snprintf(err, errlen, "name service directory path too long");
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int tfd = create ? tide_safe_mkdir_at(hfd, ".tide", true) : tide_safe_open_dir_at(hfd, ".tide");
+    int e = errno;
+    close(hfd);
+    int dfd = -1;
+    if (tfd >= 0) {
+        dfd = create ? tide_safe_mkdir_at(tfd, leaf, true) : tide_safe_open_dir_at(tfd, leaf);
+        e = errno;
+        close(tfd);
+    }
+    if (dfd < 0) {
+        if (e == ENOENT)
+            snprintf(err, errlen, "cannot use %s: %s", dir, strerror(e));
+        else
+            snprintf(err, errlen,
+                     "refusing to use %s for the name service: it and %s.tide must be directories that "
+                     "belong to you with mode 0700 (%s)",
+                     dir, home, strerror(e));
+        errno = e;
+        return -1;
+    }
+    close(dfd);
+    return 0;
+}
+
 int tide_ns_user_dir(char *dir, size_t dirlen, int create, char *err, size_t errlen)
 {
     const char *env = getenv("TIDE_NS_DIR");
     const char *xdg = getenv("XDG_RUNTIME_DIR");
-    struct stat st;
     int n;
     if (env && *env)
         n = snprintf(dir, dirlen, "%s", env);
-    else if (xdg && *xdg == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) &&
-             st.st_uid == geteuid())
+    else if (xdg_usable(xdg))
         n = snprintf(dir, dirlen, "%s/tide", xdg);
     else
-        n = snprintf(dir, dirlen, "/tmp/tide-%u", (unsigned)geteuid());
+        return home_dir(dir, dirlen, create, err, errlen);
     if (n < 0 || (size_t)n >= dirlen) {
         snprintf(err, errlen, "name service directory path too long");
         return -1;

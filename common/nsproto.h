@@ -256,8 +256,10 @@ int tide_ns_secret_parse(const char *path, const char *text, uint8_t *secret, si
                          char *err, size_t errlen);
 
 /* The per-user default service's directory: $TIDE_NS_DIR if set, else
- * $XDG_RUNTIME_DIR/tide if XDG_RUNTIME_DIR is a directory we own, else
- * /tmp/tide-UID. With create, make it (0700) if missing. In every case the
+ * $XDG_RUNTIME_DIR/tide if XDG_RUNTIME_DIR is a private directory of ours
+ * (0700), else HOME/.tide/ns-HOST (HOME ours; .tide and ns-HOST made and
+ * checked private): places only the user can make, never a name in /tmp
+ * another user could take first. With create, make it (0700) if missing. In every case the
  * directory must be a real directory owned by us with no group or other
  * access, or this fails (someone else could squat it). 0, or -1 with a
  * message and errno ENOENT when the directory does not exist (create 0). The socket is DIR/ns.sock, the start-up lock DIR/ns.lock. */

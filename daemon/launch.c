@@ -14,6 +14,7 @@
 #include "fdutil.h"
 #include "log.h"
 #include "server_nspace.h"
+#include "safefs.h"
 #include "sessiondir.h"
 #include "taskq.h"
 
@@ -318,12 +319,19 @@ int tided_launch(struct djob *job, char *err, size_t errlen)
     if (register_nspace(job, err, errlen) != 0)
         return -1;
     /* Make the job's private directory for shared-memory segments. */
-    char jobdir[4200];
-    snprintf(jobdir, sizeof jobdir, "%s/job%u", tided.session_dir, job->desc.jobid);
-    if (mkdir(jobdir, 0700) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "mkdir %s: %s", jobdir, strerror(errno));
+    char name[32];
+    snprintf(name, sizeof name, "job%u", job->desc.jobid);
+    int sfd = tide_safe_open_dir(tided.session_dir);
+    int jfd = sfd >= 0 ? tide_safe_mkdir_at(sfd, name, true) : -1;
+    if (jfd < 0) {
+        snprintf(err, errlen, "cannot make %s/%s: %s", tided.session_dir, name,
+                 errno == EPERM ? "not a private directory of this user" : strerror(errno));
+        if (sfd >= 0)
+            close(sfd);
         return -1;
     }
+    close(jfd);
+    close(sfd);
     job->launch_ev = evtimer_new(tided.base, launch_batch_cb, job);
     if (!job->launch_ev) {
         snprintf(err, errlen, "out of memory");

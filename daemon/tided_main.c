@@ -8,6 +8,7 @@
 #include "channel.h"
 #include "params.h"
 #include "log.h"
+#include "safefs.h"
 #include "sessiondir.h"
 #include "taskq.h"
 
@@ -29,7 +30,7 @@ static int exit_status;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tided (--control-fd FD | --hub ADDRESSES --boot-stdin) --node N --session-dir DIR\n"
+    fprintf(f, "usage: tided (--control-fd FD --session-dir DIR | --hub ADDRESSES --boot-stdin) --node N\n"
                "             [--verbose N]\n"
                "tided is Tide's node daemon; mpiexec starts it, you do not.\n");
 }
@@ -148,6 +149,65 @@ static int node_from_map(const char *map)
     return node;
 }
 
+/* Our directories: a session directory (mpiexec's, given with
+ * --control-fd on mpiexec's host; else a fresh one of our own, made with
+ * mkdtemp under the tmpdir parameter), our subdirectory nodeN in it, and
+ * nodeN/pmix for the PMIx server's files. Every one is checked to be a
+ * private directory of ours (safefs.h). 0, or -1 with the error logged. */
+static int make_dirs(bool local)
+{
+    int ufd;
+    if (local) {
+        ufd = tide_safe_open_dir(tided.session_dir);
+        if (ufd < 0) {
+            tide_error("refusing the session directory %s: %s", tided.session_dir,
+                       errno == EPERM ? "it is not a private directory of this user" : strerror(errno));
+            return -1;
+        }
+        snprintf(tided.universe_dir, sizeof tided.universe_dir, "%.3990s", tided.session_dir);
+    } else {
+        ufd = tide_session_dir_make(tide_config_get("tmpdir"), "node", tided.universe_dir,
+                                    sizeof tided.universe_dir);
+        if (ufd < 0) {
+            tide_error("cannot make a session directory in %s: %s",
+                       tide_session_dir_base(tide_config_get("tmpdir")), strerror(errno));
+            return -1;
+        }
+        tided.made_universe_dir = true;
+    }
+    char node[32];
+    snprintf(node, sizeof node, "node%d", tided.node);
+    if (snprintf(tided.session_dir, sizeof tided.session_dir, "%s/%s", tided.universe_dir, node) >=
+        (int)sizeof tided.session_dir) {
+        tide_error("session directory path too long");
+        close(ufd);
+        return -1;
+    }
+    /* joined only if private and ours: nobody else can have made it in a
+     * private directory of ours */
+    int nfd = tide_safe_mkdir_at(ufd, node, true);
+    close(ufd);
+    if (nfd < 0) {
+        tide_error("cannot make %s: %s", tided.session_dir,
+                   errno == EPERM ? "it exists and is not a private directory of this user" : strerror(errno));
+        if (tided.made_universe_dir)
+            tide_rmtree(tided.universe_dir);
+        return -1;
+    }
+    /* so a job that outlives us by kill -9 can be told dead (sessiondir.h) */
+    tide_session_owner_write_at(nfd);
+    snprintf(tided.pmix_dir, sizeof tided.pmix_dir, "%s/pmix", tided.session_dir);
+    int pfd = tide_safe_mkdir_at(nfd, "pmix", true);
+    close(nfd);
+    if (pfd < 0) {
+        tide_error("cannot make %s: %s", tided.pmix_dir, strerror(errno));
+        tide_rmtree(tided.session_dir);
+        return -1;
+    }
+    close(pfd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int control_fd = -1, verbose = -1;
@@ -183,7 +243,10 @@ int main(int argc, char **argv)
     }
     if (node_map && tided.node < 0)
         tided.node = node_from_map(node_map);
-    if ((control_fd < 0 && !(hub_addresses && boot_stdin)) || !tided.session_dir[0] || tided.node < 0) {
+    /* a daemon started through a launch agent makes its own directory: a
+     * name given in its argv could be taken first by another user */
+    if ((control_fd < 0 && !(hub_addresses && boot_stdin)) || (control_fd >= 0) != !!tided.session_dir[0] ||
+        tided.node < 0) {
         usage(stderr);
         return 2;
     }
@@ -206,23 +269,8 @@ int main(int argc, char **argv)
     if (tided.kill_grace_ms < 0)
         tided.kill_grace_ms = 500;
     gethostname(tided.hostname, sizeof tided.hostname - 1);
-    /* our own subdirectory of the session: PMIx files and job directories */
-    snprintf(tided.universe_dir, sizeof tided.universe_dir, "%.3990s", tided.session_dir);
-    if (snprintf(tided.session_dir, sizeof tided.session_dir, "%s/node%d", tided.universe_dir, tided.node) >=
-        (int)sizeof tided.session_dir) {
-        tide_error("session directory path too long");
+    if (make_dirs(control_fd >= 0) != 0)
         return 1;
-    }
-    if (control_fd < 0 && mkdir(tided.universe_dir, 0700) == 0)
-        tided.made_universe_dir = true; /* a host that does not share mpiexec's */
-    if (mkdir(tided.session_dir, 0700) != 0 && errno != EEXIST) {
-        tide_error("cannot make %s: %s", tided.session_dir, strerror(errno));
-        return 1;
-    }
-    /* so a job that outlives us by kill -9 can be told dead (sessiondir.h) */
-    tide_session_owner_write(tided.session_dir);
-    snprintf(tided.pmix_dir, sizeof tided.pmix_dir, "%s/pmix", tided.session_dir);
-    mkdir(tided.pmix_dir, 0700);
     signal(SIGPIPE, SIG_IGN);
     /* batch systems signal every process of a job before its time limit:
      * mpiexec forwards these to the ranks; the daemon must not die of them */

@@ -66,7 +66,7 @@ void tree_launch_kids(const char *addresses, const uint8_t secret[TIDE_CTL_SECRE
         }
         char nodestr[16];
         snprintf(nodestr, sizeof nodestr, "%d", node);
-        char **argv = tide_agent_argv(agent, host, self, addresses, nodestr, tided.universe_dir, tide_log_level());
+        char **argv = tide_agent_argv(agent, host, self, addresses, nodestr, tide_log_level());
         pid_t pid = tide_agent_exec(argv, full, why, sizeof why);
         tide_argv_free(argv);
         if (pid < 0) {

@@ -72,7 +72,7 @@ int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, cons
                                "--kill-on-bad-exit", "--overlap", "--input=all", "--nodelist", nodelist};
         for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
             tide_argv_append(&argv, words[i]);
-        char **dargv = tide_agent_argv("", NULL, mx.tided_path, hub, "-1", mx.session_dir, tide_log_level());
+        char **dargv = tide_agent_argv("", NULL, mx.tided_path, hub, "-1", tide_log_level());
         for (size_t i = 0; dargv && dargv[i]; i++)
             tide_argv_append(&argv, dargv[i]);
         tide_argv_free(dargv);
@@ -94,8 +94,7 @@ int agent_start(const uint8_t secret[TIDE_CTL_SECRET_LEN], const char *hub, cons
             struct mdaemon *d = &mx.daemons[n];
             char node[16];
             snprintf(node, sizeof node, "%d", n);
-            char **argv = tide_agent_argv(agent, d->host, mx.tided_path, hub, node, mx.session_dir,
-                                          tide_log_level());
+            char **argv = tide_agent_argv(agent, d->host, mx.tided_path, hub, node, tide_log_level());
             pid_t pid = tide_agent_exec(argv, boot, err, errlen);
             tide_argv_free(argv);
             if (pid < 0) {

@@ -8,6 +8,7 @@
  */
 #include "nameserver.h"
 #include "fdutil.h"
+#include "safefs.h"
 #include "log.h"
 #include "params.h"
 
@@ -137,7 +138,12 @@ static void detach_stdio(const char *log_file)
         dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
     }
-    int log = log_file ? open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600) : -1;
+    /* never through a symlink, and only a regular file of ours */
+    int log = log_file ? open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600) : -1;
+    if (log >= 0 && tide_safe_check_file(log) != 0) {
+        close(log);
+        log = -1;
+    }
     if (log >= 0) {
         dup2(log, STDERR_FILENO);
         close(log);
@@ -157,6 +163,10 @@ static void write_uri_file(const char *path, const char *uri)
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0 && tide_safe_check_file(fd) != 0) {
+        close(fd);
+        fd = -1;
+    }
     if (fd < 0)
         die("cannot write the URI file %s: %s", tmp, strerror(errno));
     fchmod(fd, 0600);
@@ -270,7 +280,11 @@ static int setup_user(void)
                                sizeof err) != 0)
             die("%s", err);
         if (lock_fd < 0) {
+            /* in a private directory (tide_ns_user_paths checked it); the
+             * file shared by competing servers, so not exclusive */
             lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+            if (lock_fd >= 0 && tide_safe_check_file(lock_fd) != 0)
+                die("refusing the lock file %s: not a regular file of yours", lock_path);
             if (lock_fd < 0) {
                 if (errno == ENOENT) /* an exiting server removed the directory: again */
                     continue;
@@ -299,7 +313,7 @@ static int setup_user(void)
     snprintf(path_copy, sizeof path_copy, "%s", sock_path);
     snprintf(user_dir, sizeof user_dir, "%s", dirname(path_copy)); /* not in place: they would overlap */
     user_dir_ours = !(env && *env);
-    unlink(sock_path); /* a stale socket of a server that died: we hold the lock */
+    tide_safe_unlink(sock_path); /* a stale socket of a server that died: we hold the lock */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
         die("socket: %s", strerror(errno));
@@ -320,8 +334,8 @@ static void cleanup_user(void)
         return;
     /* order matters: the socket first, then the lock file while still
      * holding it, so a new server never binds next to a live one */
-    unlink(sock_path);
-    unlink(lock_path);
+    tide_safe_unlink(sock_path);
+    tide_safe_unlink(lock_path);
     if (user_dir_ours)
         rmdir(user_dir);
     close(lock_fd);

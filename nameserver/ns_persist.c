@@ -14,6 +14,7 @@
  */
 #include "nameserver.h"
 #include "fdutil.h"
+#include "safefs.h"
 #include "log.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen, int *absent)
 {
     *absent = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT) {
             *absent = 1;
@@ -224,11 +225,23 @@ int ns_persist_save(const char *path, const struct ns_table *t, const struct ns_
                     char *err, size_t errlen)
 {
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
         snprintf(err, errlen, "persist path too long");
         return -1;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    /* made afresh: a name left by a save that died is replaced, never
+     * written through (a symlink or another user's file) */
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 2; attempt++) {
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0 && (errno != EEXIST || unlink(tmp) != 0))
+            break;
+    }
+    if (fd >= 0 && tide_safe_check_file(fd) != 0) {
+        close(fd);
+        fd = -1;
+        errno = EPERM;
+    }
     if (fd < 0) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
         return -1;

@@ -35,6 +35,7 @@
 #include "coll/shm_region.h"
 #include "comm/group.h"
 #include "params.h"
+#include "safefs.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 #include "runtime/proc.h"
@@ -145,20 +146,20 @@ static void create_file(char *path, size_t len, int n)
                      atomic_fetch_add(&region_names, 1));
     if (w < 0 || (size_t)w >= sizeof p || (size_t)w >= len)
         return;
-    int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = tide_safe_create(p, O_RDWR, 0600); /* exclusive, in a private directory */
     if (fd < 0)
         return;
     /* the pages are taken now, so that a full file system refuses the
      * region here instead of faulting a rank writing to it later */
     if (posix_fallocate(fd, 0, (off_t)region_len(n)) != 0) {
         close(fd);
-        unlink(p);
+        tide_safe_unlink(p);
         return;
     }
     struct region_header h = {.magic = REGION_MAGIC, .n = (uint32_t)n, .slot = (uint32_t)tide_region_slot_bytes(n)};
     if (pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
         close(fd);
-        unlink(p);
+        tide_safe_unlink(p);
         return;
     }
     close(fd);
@@ -171,7 +172,7 @@ static int live_regions;
 static struct tide_coll_region *map_file(const char *path, struct tide_comm *c)
 {
     int n = c->size;
-    int fd = open(path, O_RDWR | O_CLOEXEC);
+    int fd = tide_safe_open(path, O_RDWR); /* a regular file of ours, not a symlink */
     if (fd < 0)
         return NULL;
     struct stat sb;
@@ -230,7 +231,7 @@ static void setup(struct tide_comm *c, struct tide_coll_state *st)
     uint64_t ok = r && can_wake_all(c) ? 1 : 0;
     rc = tide_exchange_allreduce_and(c, &ok, 1);
     if (c->rank == 0 && path[0])
-        unlink(path);
+        tide_safe_unlink(path);
     if (rc != MPI_SUCCESS || !ok) {
         tide_coll_region_free(r);
         st->region_state = -1;

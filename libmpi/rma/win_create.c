@@ -19,6 +19,7 @@
 #include "runtime/info.h"
 #include "runtime/proc.h"
 #include "params.h"
+#include "safefs.h"
 
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -307,11 +308,11 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
     if (rc == MPI_SUCCESS && c->rank == 0 && tide.session_dir[0]) {
         int w = snprintf(path, sizeof path, "%s/win-%d-%u", tide.session_dir, (int)getpid(),
                          atomic_fetch_add(&shm_names, 1));
-        int fd = w > 0 && (size_t)w < sizeof path ? open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+        int fd = w > 0 && (size_t)w < sizeof path ? tide_safe_create(path, O_RDWR, 0600) : -1;
         if (fd < 0 || posix_fallocate(fd, 0, (off_t)len) != 0) {
             if (fd >= 0) {
                 close(fd);
-                unlink(path);
+                tide_safe_unlink(path);
             }
             path[0] = '\0';
         } else {
@@ -323,17 +324,19 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
     path[sizeof path - 1] = '\0';
     void *map = MAP_FAILED;
     if (rc == MPI_SUCCESS && path[0]) {
-        int fd = open(path, O_RDWR | O_CLOEXEC);
-        if (fd >= 0) {
+        /* a regular file of ours in a private directory, as long as the window */
+        int fd = tide_safe_open(path, O_RDWR);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= len)
             map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (fd >= 0)
             close(fd);
-        }
     }
     uint64_t ok = map != MAP_FAILED ? 1 : 0;
     if (rc == MPI_SUCCESS)
         rc = tide_exchange_allreduce_and(c, &ok, 1);
     if (c->rank == 0 && path[0])
-        unlink(path);
+        tide_safe_unlink(path);
     free(sizes);
     if (rc == MPI_SUCCESS && !ok)
         rc = tide_err(MPI_ERR_NO_MEM, "%s: cannot make the shared segment of %zu bytes (session directory full?)", fn, len);

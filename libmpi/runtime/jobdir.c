@@ -10,24 +10,27 @@
  */
 #include "runtime/jobdir.h"
 #include "runtime/state.h"
+#include "safefs.h"
 #include "sessiondir.h"
 
-#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static char made[sizeof tide.session_dir]; /* the directory we made or joined, to remove */
 
-/* a directory of ours that no other user can write in or read */
+/* a directory of ours that no other user can write in or read, not a
+ * symlink (safefs.h) */
 static bool private_dir(const char *path)
 {
-    struct stat st;
-    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-           (st.st_mode & 0077) == 0 && access(path, W_OK | X_OK) == 0;
+    int fd = tide_safe_open_dir(path);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
 }
 
 static bool name_char(char c)
@@ -48,10 +51,15 @@ static bool shared_by_name(void)
     int w = snprintf(path, sizeof path, "%s/tide-%u-job-%s", tide_session_dir_base(NULL), (unsigned)geteuid(), ns);
     if (w < 0 || (size_t)w >= sizeof path)
         return false;
-    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+    /* made by the first rank, joined by the others if private and ours */
+    const char *name;
+    int pfd = tide_safe_open_parent(path, &name);
+    int fd = pfd >= 0 ? tide_safe_mkdir_at(pfd, name, true) : -1;
+    if (pfd >= 0)
+        close(pfd);
+    if (fd < 0)
         return false;
-    if (!private_dir(path))
-        return false;
+    close(fd);
     snprintf(tide.session_dir, sizeof tide.session_dir, "%s", path);
     snprintf(made, sizeof made, "%s", path);
     return true;
@@ -62,7 +70,9 @@ void tide_jobdir_pick(const char *server_nsdir)
     tide.session_dir[0] = '\0';
     const char *jobdir = getenv("TIDE_JOB_DIR");
     if (jobdir && *jobdir) {
-        snprintf(tide.session_dir, sizeof tide.session_dir, "%s", jobdir);
+        /* the daemon's; no shared memory if it is not private and ours */
+        if (strlen(jobdir) < sizeof tide.session_dir && private_dir(jobdir))
+            snprintf(tide.session_dir, sizeof tide.session_dir, "%s", jobdir);
         return;
     }
     /* a singleton, or alone on its node: nobody to share memory with */
@@ -78,7 +88,12 @@ void tide_jobdir_pick(const char *server_nsdir)
 
 void tide_jobdir_release(void)
 {
-    if (made[0])
-        rmdir(made); /* fails while a peer's file is still in it: that peer removes it */
+    const char *name;
+    int pfd = made[0] ? tide_safe_open_parent(made, &name) : -1;
+    if (pfd >= 0) {
+        /* fails while a peer's file is still in it: that peer removes it */
+        unlinkat(pfd, name, AT_REMOVEDIR);
+        close(pfd);
+    }
     made[0] = '\0';
 }

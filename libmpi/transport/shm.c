@@ -41,6 +41,7 @@
 #include "transport/transport.h"
 #include "datatype/datatype.h"
 #include "params.h"
+#include "safefs.h"
 #include "shmseg.h"
 
 #include <errno.h>
@@ -241,19 +242,20 @@ int tide_shm_init(char *err, size_t errlen)
     uint64_t area_size = lay.area_size;
     me.len = (size_t)lay.len;
     snprintf(me.path, sizeof me.path, "%s/shm-%u-%d", tide.session_dir, tide.rank, (int)getpid());
-    int fd = open(me.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    /* exclusive, never through a symlink, in a private directory (safefs.h) */
+    int fd = tide_safe_create(me.path, O_RDWR, 0600);
     if (fd < 0)
         return -1;
     if (ftruncate(fd, (off_t)me.len) != 0) {
         close(fd);
-        unlink(me.path);
+        tide_safe_unlink(me.path);
         return -1;
     }
     me.base = mmap(NULL, me.len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (me.base == MAP_FAILED) {
         me.base = NULL;
-        unlink(me.path);
+        tide_safe_unlink(me.path);
         return -1;
     }
     me.hdr = (struct seg_header *)me.base;
@@ -307,7 +309,9 @@ static inline void ring_bell(struct shm_peer *peer)
 
 static struct shm_peer *attach(struct tide_proc *p, const struct tide_card *card)
 {
-    int fd = open(card->shm_path, O_RDWR | O_CLOEXEC);
+    /* a peer's segment: a regular file of our user in a private directory
+     * of ours, not a symlink (safefs.h), or none at all */
+    int fd = tide_safe_open(card->shm_path, O_RDWR);
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -861,7 +865,7 @@ static void shm_finalize(void)
     if (me.base) {
         munmap(me.base, me.len);
         me.base = NULL;
-        unlink(me.path);
+        tide_safe_unlink(me.path);
     }
     if (me.bell_fd >= 0) {
         drain_doorbell();

@@ -536,6 +536,48 @@ static void test_user_dir(void **state)
     assert_int_equal(tide_ns_user_paths(sock, sizeof sock, lock, sizeof lock, 1, err, sizeof err), -1);
     rmdir(want);
     unsetenv("TIDE_NS_DIR");
+    /* the default place: XDG_RUNTIME_DIR only when private, else in the
+     * home (never a name in /tmp another user can make first) */
+    char xdg[200], home[200];
+    snprintf(xdg, sizeof xdg, "%s/xdg", tmpdir);
+    snprintf(home, sizeof home, "%s/home", tmpdir);
+    mkdir(xdg, 0700);
+    chmod(xdg, 0777);
+    mkdir(home, 0755);
+    chmod(home, 0755);
+    const char *old_home = getenv("HOME");
+    char saved_home[4096];
+    snprintf(saved_home, sizeof saved_home, "%s", old_home ? old_home : "");
+    setenv("XDG_RUNTIME_DIR", xdg, 1);
+    setenv("HOME", home, 1);
+    errno = 0;
+    assert_int_equal(tide_ns_user_dir(dir, sizeof dir, 0, err, sizeof err), -1);
+    assert_int_equal(errno, ENOENT); /* nothing listens yet */
+    assert_int_equal(tide_ns_user_dir(dir, sizeof dir, 1, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/.tide/ns-", home);
+    assert_int_equal(strncmp(dir, want, strlen(want)), 0);
+    struct stat st;
+    assert_int_equal(lstat(dir, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(st.st_mode & 0777, 0700);
+    rmdir(dir);
+    /* a .tide open to others is refused, not used */
+    snprintf(want, sizeof want, "%s/.tide", home);
+    chmod(want, 0755);
+    assert_int_equal(tide_ns_user_dir(dir, sizeof dir, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0700"));
+    rmdir(want);
+    /* a private XDG_RUNTIME_DIR is preferred */
+    chmod(xdg, 0700);
+    assert_int_equal(tide_ns_user_dir(dir, sizeof dir, 1, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/tide", xdg);
+    assert_string_equal(dir, want);
+    rmdir(want);
+    rmdir(xdg);
+    rmdir(home);
+    unsetenv("XDG_RUNTIME_DIR");
+    if (saved_home[0])
+        setenv("HOME", saved_home, 1);
 }
 
 int main(void)
