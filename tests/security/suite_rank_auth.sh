@@ -58,6 +58,12 @@ if [ -n "$RA_HOSTILE" ]; then
     # garbage, absurd lengths, a wrong proof: closed at once; a proper
     # peer still gets in
     tcheck rank_auth.garbage ra_run garbage "" garbage
+    # ... and at -v the victim says so, plainly
+    ra_garbage_said() {
+        RA_PARAMS="-v" ra_run garbage-said "" garbage || return 1
+        grep -q "TCP connection dropped: the peer sent a malformed message" "$RA_TMP/garbage-said.victim"
+    }
+    tcheck rank_auth.garbage-said ra_garbage_said
     # a one-node job listens on 127.0.0.1 only
     tcheck rank_auth.listen-loopback ra_run listen "" listen-check
     # connect/accept between two jobs over TCP, collectives on the result
@@ -67,3 +73,10 @@ if [ -n "$RA_HOSTILE" ]; then
     # connected to: the message is dropped, rank 1's real one is received
     tcheck rank_auth.forged-envelope ra_run forged-envelope forge
 fi
+
+# an ordinary job over TCP ends without a word about its connections at
+# -v (an orderly close is said only at -vv, and plainly)
+tcase rank_auth.teardown-quiet -t 90 -out "coll_ops: ok" -noout "TCP connection|malformed" -- \
+    sh -c "TIDE_SIM_NODES=2 $MPIEXEC -v -n 4 $TB/coll_ops 2>&1"
+tcase rank_auth.teardown-said -t 90 -out "TCP connection closed by the peer" -noout "malformed" -- \
+    sh -c "TIDE_SIM_NODES=2 $MPIEXEC -v -v -n 4 $TB/coll_ops 2>&1"
