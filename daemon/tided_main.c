@@ -265,6 +265,10 @@ int main(int argc, char **argv)
     char progname[32];
     snprintf(progname, sizeof progname, "tided.%d", tided.node);
     tide_log_init(progname, verbose);
+    /* whoever reads our stderr (mpiexec's, a launch agent's) may be slow
+     * or stopped: logging must not stop the daemon */
+    if (tide_log_async(TIDE_LOG_ASYNC_BYTES) != 0)
+        tide_error("cannot start the log writer: logging may wait for stderr");
     tided.kill_grace_ms = (int)tide_config_int("kill_grace_ms");
     if (tided.kill_grace_ms < 0)
         tided.kill_grace_ms = 500;

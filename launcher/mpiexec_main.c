@@ -310,6 +310,8 @@ int main(int argc, char **argv)
     if (mx.opts.nameserver)
         tide_config_set("nameserver", mx.opts.nameserver, TIDE_SRC_CMDLINE);
     tide_log_init("mpiexec", (int)tide_config_int("verbose"));
+    if (tide_log_async(TIDE_LOG_ASYNC_BYTES) != 0)
+        tide_error("cannot start the log writer: logging may wait for stderr");
     /* the daemons inherit the command-line settings through the environment */
     char **exported = NULL;
     tide_config_export(&exported);

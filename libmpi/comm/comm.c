@@ -145,6 +145,7 @@ int tide_comm_init_predefined(void)
         return -1;
     strcpy(tide_comm_world->name, "MPI_COMM_WORLD");
     strcpy(tide_comm_self->name, "MPI_COMM_SELF");
+    tide_comm_world->errhandler = tide_comm_self->errhandler = tide_initial_errhandler();
     return 0;
 }
 

@@ -9,10 +9,12 @@
 #include "runtime/abort.h"
 #include "runtime/runtime.h"
 #include "comm/comm.h"
+#include "params.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static struct tide_errhandler eh_fatal = {MPI_ERRORS_ARE_FATAL, TIDE_EH_ANY, 1, NULL};
 static struct tide_errhandler eh_return = {MPI_ERRORS_RETURN, TIDE_EH_ANY, 1, NULL};
@@ -51,6 +53,23 @@ void tide_errhandler_release(MPI_Errhandler h)
         tide_handle_release(e->handle);
         free(e);
     }
+}
+
+MPI_Errhandler tide_initial_errhandler(void)
+{
+    const char *v = tide_config_get("initial_errhandler");
+    if (v && strncasecmp(v, "mpi_", 4) == 0)
+        v += 4;
+    if (v && strcasecmp(v, "errors_return") == 0)
+        return MPI_ERRORS_RETURN;
+    if (v && *v && strcasecmp(v, "errors_are_fatal") != 0 && strcasecmp(v, "errors_abort") != 0) {
+        static bool said;
+        if (!said)
+            fprintf(stderr, "tide: initial_errhandler \"%.64s\" is not mpi_errors_are_fatal, mpi_errors_abort or "
+                            "mpi_errors_return: using mpi_errors_are_fatal\n", v);
+        said = true;
+    }
+    return MPI_ERRORS_ARE_FATAL;
 }
 
 void tide_fatal_error(const char *where, int code)

@@ -21,6 +21,11 @@ void tide_errhandler_release(MPI_Errhandler h);
 void tide_errhandler_init(void);
 /* The default error handler for files (set on MPI_FILE_NULL). */
 extern MPI_Errhandler tide_file_default_errhandler;
+/* The initial error handler (MPI 4.0 9.3): MPI_ERRORS_ARE_FATAL unless
+ * the parameter initial_errhandler (mpi_initial_errhandler) says
+ * mpi_errors_return. MPI_Init's failures go to it; MPI_COMM_WORLD and
+ * MPI_COMM_SELF start with it. */
+MPI_Errhandler tide_initial_errhandler(void);
 /* Print the message and end the job (MPI_ERRORS_ARE_FATAL). */
 void tide_fatal_error(const char *where, int code) __attribute__((noreturn));
 /* Run handler eh for an object of the given kind with handle obj. */

@@ -26,8 +26,15 @@ static int init_common(int required, int *provided, const char *fn)
         return tide_err(MPI_ERR_OTHER, "%s: MPI is already initialised", fn);
     }
     int rc = tide_runtime_acquire(required, fn);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        /* a process that could not join its job (PMIx unreachable, a
+         * spawned job cut off from its parents) must not go on as if it
+         * were a job of its own: the initial error handler decides, and
+         * by default it ends the process with the reason */
+        if (tide_initial_errhandler() != MPI_ERRORS_RETURN)
+            tide_fatal_error(fn, rc);
         return rc;
+    }
     if (provided)
         *provided = tide.thread_level;
     tide.initialized = 1;

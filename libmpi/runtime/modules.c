@@ -16,6 +16,7 @@
 #include "rma/win.h"
 #include "io/io.h"
 #include "ft/ft.h"
+#include "runtime/errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,8 +122,13 @@ int tide_modules_wireup(char *err, size_t errlen)
         snprintf(err, errlen, "cannot fetch the job's secret through PMIx");
         return -1;
     }
-    if (tide_dpm_init_child() != MPI_SUCCESS) {
-        snprintf(err, errlen, "this spawned job could not connect to its parents");
+    int rc = tide_dpm_init_child();
+    if (rc != MPI_SUCCESS) {
+        char why[MPI_MAX_ERROR_STRING] = "";
+        int wl;
+        if (tide_error_message(rc, why, &wl) != 0)
+            why[0] = '\0';
+        snprintf(err, errlen, "this spawned job could not connect to its parents%s%s", why[0] ? ": " : "", why);
         return -1;
     }
     return 0;

@@ -158,6 +158,8 @@ static int identify(const char *fn, char *err, size_t errlen)
     return 0;
 }
 
+/* A failure is returned as an error code carrying its reason; MPI_Init
+ * hands it to the initial error handler (init.c). */
 static int bring_up(const char *fn)
 {
     char err[512];
@@ -166,23 +168,15 @@ static int bring_up(const char *fn)
     tide.main_thread = pthread_self();
     tide_handles_reserve_predefined();
     tide_errhandler_init();
-    if (identify(fn, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: cannot join the job: %s\n", fn, err);
+    if (identify(fn, err, sizeof err) != 0)
         return tide_err(MPI_ERR_OTHER, "%s: cannot join the job: %s", fn, err);
-    }
     tide_attr_init_predefined();
-    if (tide_modules_init(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", fn, err);
+    if (tide_modules_init(err, sizeof err) != 0)
         return tide_err(MPI_ERR_OTHER, "%s: %s", fn, err);
-    }
-    if (tide_comm_init_predefined() != 0) {
-        fprintf(stderr, "%s: cannot create MPI_COMM_WORLD\n", fn);
+    if (tide_comm_init_predefined() != 0)
         return tide_err(MPI_ERR_NO_MEM, "%s: cannot create MPI_COMM_WORLD", fn);
-    }
-    if (tide_modules_wireup(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", fn, err);
+    if (tide_modules_wireup(err, sizeof err) != 0)
         return tide_err(MPI_ERR_OTHER, "%s: %s", fn, err);
-    }
     return MPI_SUCCESS;
 }
 

@@ -1097,14 +1097,31 @@ static int deliver_frames(struct tcp_conn *c)
 
 /* Read into the zero-copy destination; 1 when the payload is complete,
  * 0 when the socket has no more for now, -1 on error. */
+/* Why conn_read gave up, when it was not over a malformed message. */
+static const char *read_failure;
+#define READ_PEER_CLOSED (-2) /* orderly end: EOF at a frame boundary */
+
+static int read_failed(const char *why)
+{
+    read_failure = why;
+    return -1;
+}
+
+static int read_error(int err)
+{
+    static char why[96];
+    snprintf(why, sizeof why, "failed: %s", strerror(err));
+    return read_failed(why);
+}
+
 static int zc_read(struct tcp_conn *c)
 {
     while (c->zc_left > 0) {
         ssize_t r = readv(c->fd, c->zc_iov, c->zc_niov);
         if (r == 0)
-            return -1;
+            return read_failed("closed by the peer in the middle of a message");
         if (r < 0)
-            return (errno == EAGAIN || errno == EINTR) ? 0 : -1;
+            return (errno == EAGAIN || errno == EINTR) ? 0 : read_error(errno);
         c->zc_left -= (size_t)r;
         size_t k = (size_t)r;
         int i = 0;
@@ -1146,10 +1163,15 @@ static int conn_read(struct tcp_conn *c)
             c->rcap = cap;
         }
         ssize_t r = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
-        if (r == 0)
-            return -1;
+        if (r == 0) {
+            /* the peer closed its end: between two frames of an open
+             * connection, that is how a finished peer leaves */
+            if (c->state == C_OPEN && c->rlen == 0)
+                return READ_PEER_CLOSED;
+            return read_failed("closed by the peer in the middle of a message");
+        }
         if (r < 0)
-            return (errno == EAGAIN || errno == EINTR) ? delivered : -1;
+            return (errno == EAGAIN || errno == EINTR) ? delivered : read_error(errno);
         c->rlen += (size_t)r;
         /* handshake messages */
         if (c->state == C_WAIT_CHALLENGE) {
@@ -1209,8 +1231,12 @@ static void conn_failed(struct tcp_conn *c, const char *why)
      * finished process's exit */
     if (c->state == C_OPEN && c->peer && !c->port_only && tide_sender_is_foreign(c->peer))
         tide_ft_report(c->peer->nspace, c->peer->rank);
-    if (tide.tuning.verbose > 0)
+    if (!why) { /* an orderly close: said only when asked for details */
+        if (tide.tuning.verbose > 1)
+            fprintf(stderr, "tide[%u]: TCP connection closed by the peer\n", tide.rank);
+    } else if (tide.tuning.verbose > 0) {
         fprintf(stderr, "tide[%u]: TCP connection %s\n", tide.rank, why);
+    }
     bool was_attempt = c->tp && c->tp->attempt == c && c->state == C_CONNECTING;
     if (was_attempt) {
         try_next_address(c);
@@ -1236,8 +1262,14 @@ static void on_event(struct tcp_conn *c, uint32_t events)
         return;
     }
     if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-        if (conn_read(c) < 0) {
-            conn_failed(c, "closed or sent a malformed message");
+        read_failure = NULL;
+        int rc = conn_read(c);
+        if (rc == READ_PEER_CLOSED) {
+            conn_failed(c, NULL);
+            return;
+        }
+        if (rc < 0) {
+            conn_failed(c, read_failure ? read_failure : "dropped: the peer sent a malformed message");
             return;
         }
     }
@@ -1369,7 +1401,7 @@ static int deliver_held(void)
             continue;
         int k = deliver_frames(c);
         if (k < 0)
-            conn_failed(c, "sent a malformed message");
+            conn_failed(c, "dropped: the peer sent a malformed message");
         else
             n += k;
     }

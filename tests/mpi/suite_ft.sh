@@ -46,6 +46,14 @@ tcase ft.spawn.1 -t 60 -out "ft_spawn: 3 children, child 1 failed, 2 shrunk" -- 
 # at the parents (MPI_ERR_SPAWN), which go on
 tcase ft.spawn.init -t 60 -out "ft_spawn: init death reported .class 50, code of child 1: 50" \
     -err "died before it started" -- $FT -n 2 $TB/ft_spawn 3 1 init
+# the parent rank dies before its child's MPI_Init joins it: the child
+# must not go on as a job of its own (it would spawn again, thinking it is
+# a parent): MPI_Init ends it, saying why; with the initial error handler
+# mpi_errors_return, MPI_Init returns the error instead
+tcase ft.spawn.orphan -t 60 -rc any -err "MPI_ERRORS_ARE_FATAL on MPI_Init: " -noout "child went on" -- \
+    $FT -n 2 $TB/init_fails orphan
+tcase ft.spawn.orphan.return -t 60 -rc any -out "init_fails: MPI_Init returned class" -- \
+    $FT --param initial_errhandler=mpi_errors_return -n 2 $TB/init_fails orphan
 tcase ft.spawn.leader -t 60 -out "ft_spawn: 3 children, child 0 failed, 2 shrunk" -- $FT -n 1 $TB/ft_spawn 3 0 run
 
 # a server with 5 client jobs (each its own mpiexec, no recovery mode), 2

@@ -136,3 +136,16 @@ tcase session.twice.singleton -t 30 -out "session_basic: ok \(twice\) on 1 ranks
 tcase session.world.3 -t 60 -out "session_basic: ok \(world\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 world
 tcase session.world.nodes -t 60 -out "session_basic: ok \(world\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 world
 tcase session.after.2 -t 60 -out "session_basic: ok \(after\) on 2 ranks" -- $MPIEXEC -n 2 $TB/session_basic 2 after
+
+# MPI_Init cannot join its job (its PMIx server is not there): the initial
+# error handler decides. By default the process ends with the reason and a
+# non-zero status; with initial_errhandler=mpi_errors_return, MPI_Init
+# returns the error (init_fails.c)
+tcase rt.init.no-pmix -t 30 -rc 16 -err "MPI_ERRORS_ARE_FATAL on MPI_Init: .*cannot join the job: PMIx_Init" \
+    -noout "MPI_Init returned" -- env PMIX_NAMESPACE=tide.nowhere.1.0 PMIX_RANK=0 \
+    "PMIX_SERVER_URI41=pmix-server.1;tcp4://127.0.0.1:1" "PMIX_SERVER_URI4=pmix-server.1;tcp4://127.0.0.1:1" \
+    "PMIX_SERVER_URI3=pmix-server.1;tcp4://127.0.0.1:1" $TB/init_fails join
+tcase rt.init.no-pmix.return -t 30 -out "init_fails: MPI_Init returned class 16: .*PMIx_Init" -- \
+    env TIDE_INITIAL_ERRHANDLER=mpi_errors_return PMIX_NAMESPACE=tide.nowhere.1.0 PMIX_RANK=0 \
+    "PMIX_SERVER_URI41=pmix-server.1;tcp4://127.0.0.1:1" "PMIX_SERVER_URI4=pmix-server.1;tcp4://127.0.0.1:1" \
+    "PMIX_SERVER_URI3=pmix-server.1;tcp4://127.0.0.1:1" $TB/init_fails join

@@ -24,6 +24,11 @@ if [ -n "$LS_H" ]; then
         tcase listen.tided.$k -t 60 -out "probe ok" -noout "$LS_BAD" -- \
             $MPIEXEC -n 1 sh "$LS_P" "$LS_H" "$TB/dpm_spawn" $k
     done
+    # nobody reads mpiexec's stderr (tided's log goes there too) while the
+    # flood makes tided log 1000 lines at -v: tided and mpiexec go on
+    # serving, and the log comes out whole once it is read
+    tcase listen.tided.log-stalled -t 120 -out "log-stall ok" -- \
+        sh "$S/tests/security/log_stalled.sh" "$MPIEXEC" "$LS_H" "$TB/dpm_spawn" "$LS_P" "$B/tests/log-stall"
     # another user cannot even hold a connection open
     if [ "$(id -u)" = 0 ]; then
         tcase listen.tided.other-uid -t 60 -out "probe ok" -noout "$LS_BAD" -- \

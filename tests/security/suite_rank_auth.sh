@@ -58,6 +58,12 @@ if [ -n "$RA_HOSTILE" ]; then
     # garbage, absurd lengths, a wrong proof: closed at once; a proper
     # peer still gets in
     tcheck rank_auth.garbage ra_run garbage "" garbage
+    # ... and at -v the victim says so, plainly (whatever else happens)
+    ra_garbage_said() {
+        RA_PARAMS="-v" ra_run garbage-said "" garbage
+        grep -q "TCP connection dropped: the peer sent a malformed message" "$RA_TMP/garbage-said.victim"
+    }
+    tcheck rank_auth.garbage-said ra_garbage_said
     # a one-node job listens on 127.0.0.1 only
     tcheck rank_auth.listen-loopback ra_run listen "" listen-check
     # port peers nobody has accepted yet: big frames, many connections
@@ -79,3 +85,11 @@ if [ -n "$RA_HOSTILE" ]; then
     # connected to: the message is dropped, rank 1's real one is received
     tcheck rank_auth.forged-envelope ra_run forged-envelope forge
 fi
+
+# an ordinary job over TCP (parents and spawned children, which connect
+# and disconnect) ends without a word about its connections at -v; an
+# orderly close is said only at -vv, and plainly
+tcase rank_auth.teardown-quiet -t 90 -out "parent: 2 children spawned and answered" \
+    -noout "TCP connection|malformed" -- sh -c "TIDE_TRANSPORTS=self,tcp $MPIEXEC -v -n 2 $TB/dpm_spawn 2 2>&1"
+tcase rank_auth.teardown-said -t 90 -out "TCP connection closed by the peer" -noout "malformed" -- \
+    sh -c "TIDE_TRANSPORTS=self,tcp $MPIEXEC -v -v -n 2 $TB/dpm_spawn 2 2>&1"
