@@ -232,6 +232,23 @@ mn_abort() {
     mn_left
 }
 
+# mn_wait_ready JPID: wait (60 s at most) until the job in the background
+# (pid JPID, output in $MN_LOG.job.out) says "mn_hang: ready"; 0, or 1
+# after ending the job and saying why
+mn_wait_ready() {
+    i=0
+    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $1 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    grep -q "mn_hang: ready" "$MN_LOG.job.out" && return 0
+    echo "job not ready"
+    cat "$MN_LOG.job.err"
+    kill $1 2>/dev/null
+    wait $1
+    return 1
+}
+
 # the tided of the second host is killed (SIGKILL) while the job runs: the
 # job ends with an error naming that host, and nothing is left anywhere
 mn_tided_killed() {
@@ -239,13 +256,7 @@ mn_tided_killed() {
     timeout -k 5 90 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
         --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
     jpid=$!
-    i=0
-    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
-        sleep 0.05
-        i=$((i + 1))
-    done
-    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
-        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    mn_wait_ready $jpid || return 1
     victim=$(mn_pids | awk -v ns="$(mn_ns_of "$2")" -v d="${MN_DAEMON:-tided}" '$1 == ns && $3 == d { print $2; exit }')
     [ -n "$victim" ] || { echo "no tided in $(mn_ns_of "$2")"; mn_pids; kill $jpid; wait $jpid; return 1; }
     # the job's control secret is in no daemon's argv, no rank's environment
@@ -305,13 +316,7 @@ mn_mpiexec_killed() {
     $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2" -n 4 \
         --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
     jpid=$!
-    i=0
-    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
-        sleep 0.05
-        i=$((i + 1))
-    done
-    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
-        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    mn_wait_ready $jpid || return 1
     kill -KILL $jpid
     wait $jpid
     mn_left
@@ -363,13 +368,7 @@ mn_listen_if() {
     $MPIEXEC --param tree_radix=1 --launch-agent "$MN_CUR_AGENT" --host "$1:2,$2:2,$3:2" -n 6 \
         --param if_include="$MN_NET" $MN_PROG hang > "$MN_LOG.job.out" 2> "$MN_LOG.job.err" < /dev/null &
     jpid=$!
-    i=0
-    while ! grep -q "mn_hang: ready" "$MN_LOG.job.out" 2>/dev/null && [ $i -lt 1200 ] && kill -0 $jpid 2>/dev/null; do
-        sleep 0.05
-        i=$((i + 1))
-    done
-    grep -q "mn_hang: ready" "$MN_LOG.job.out" ||
-        { echo "job not ready"; cat "$MN_LOG.job.err"; kill $jpid 2>/dev/null; wait $jpid; return 1; }
+    mn_wait_ready $jpid || return 1
     li_ok=0
     echo "root namespace (mpiexec and what runs below it), expected $MN_ROOT_IP:"
     # shellcheck disable=SC2046
