@@ -7,7 +7,7 @@
  * (derived, hashed, checked on unpublish). A frame that decodes is encoded
  * again and must decode to the same message.
  */
-/* sources: common/nsproto.c common/hex.c common/wire.c nameserver/ns_table.c */
+/* sources: common/nsproto.c common/safefs.c common/hex.c common/wire.c nameserver/ns_table.c */
 /* libs: -lcrypto */
 #include "nsproto.h"
 #include "nameserver/ns_table.h"

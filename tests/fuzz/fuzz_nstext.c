@@ -6,7 +6,7 @@
  * first input byte chooses the parser, the rest is the file's contents.
  * A URI that parses is formatted again and must parse to the same thing.
  */
-/* sources: nameserver/ns_persist.c nameserver/ns_table.c common/nsproto.c common/hex.c common/wire.c common/fdutil.c common/log.c common/params.c common/argv.c */
+/* sources: nameserver/ns_persist.c nameserver/ns_table.c common/nsproto.c common/safefs.c common/hex.c common/wire.c common/fdutil.c common/log.c common/params.c common/argv.c */
 /* libs: -lcrypto */
 #include "nameserver/nameserver.h"
 #include "nsproto.h"
