@@ -21,6 +21,7 @@
 #include "params.h"
 #include "safefs.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -305,11 +306,32 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
     size_t len = total ? total : 64;
     char path[512];
     path[0] = '\0';
+    if (n == 1) {
+        /* one process (a singleton's MPI_COMM_SELF, say): memory of its
+         * own, no file, no session directory needed */
+        void *map = rc == MPI_SUCCESS ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+                                      : MAP_FAILED;
+        free(sizes);
+        if (rc == MPI_SUCCESS && map == MAP_FAILED)
+            rc = tide_err(MPI_ERR_NO_MEM, "%s: cannot map %zu bytes of shared memory: %s", fn, len, strerror(errno));
+        if (rc != MPI_SUCCESS) {
+            free(offs);
+            return rc;
+        }
+        *map_out = map;
+        *len_out = len;
+        *base_out = size > 0 ? (char *)map + offs[0] : NULL;
+        *offs_out = offs;
+        return MPI_SUCCESS;
+    }
+    int make_errno = 0;
     if (rc == MPI_SUCCESS && c->rank == 0 && tide.session_dir[0]) {
         int w = snprintf(path, sizeof path, "%s/win-%d-%u", tide.session_dir, (int)getpid(),
                          atomic_fetch_add(&shm_names, 1));
         int fd = w > 0 && (size_t)w < sizeof path ? tide_safe_create(path, O_RDWR, 0600) : -1;
-        if (fd < 0 || posix_fallocate(fd, 0, (off_t)len) != 0) {
+        int fe = fd >= 0 ? posix_fallocate(fd, 0, (off_t)len) : 0;
+        if (fd < 0 || fe != 0) {
+            make_errno = fd < 0 ? errno : fe;
             if (fd >= 0) {
                 close(fd);
                 tide_safe_unlink(path);
@@ -339,7 +361,14 @@ static int map_shared(struct tide_comm *c, MPI_Aint size, bool contig, void **ba
         tide_safe_unlink(path);
     free(sizes);
     if (rc == MPI_SUCCESS && !ok)
-        rc = tide_err(MPI_ERR_NO_MEM, "%s: cannot make the shared segment of %zu bytes (session directory full?)", fn, len);
+        rc = !tide.session_dir[0]
+                 ? tide_err(MPI_ERR_NO_MEM, "%s: no directory for shared memory on this node (the processes of comm "
+                                            "share none)", fn)
+             : make_errno
+                 ? tide_err(MPI_ERR_NO_MEM, "%s: cannot make the shared segment of %zu bytes in %s: %s", fn, len,
+                            tide.session_dir, strerror(make_errno))
+                 : tide_err(MPI_ERR_NO_MEM, "%s: cannot map the shared segment of %zu bytes from %s", fn, len,
+                            tide.session_dir);
     if (rc != MPI_SUCCESS) {
         if (map != MAP_FAILED)
             munmap(map, len);

@@ -50,3 +50,6 @@ for n in 1 3; do
     tcase rma.self-now.$n -t 120 -out "rma_self_now: ok" -- $MPIEXEC -n $n $TB/rma_self_now
 done
 tcase rma.self-now.tcp -t 120 -out "rma_self_now: ok" -- env TIDE_TRANSPORTS=tcp,self $MPIEXEC -n 2 $TB/rma_self_now
+# a singleton has no session directory: a shared window of one process is
+# memory of its own
+tcase rma.shared.singleton -t 60 -out "rma_shared: ok" -- $TB/rma_shared
