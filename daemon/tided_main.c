@@ -174,6 +174,9 @@ static int make_dirs(bool local)
             return -1;
         }
         tided.made_universe_dir = true;
+        /* what daemons of this host killed with -9 left (mpiexec sweeps
+         * only its own host): records of this host that are all dead */
+        tide_session_dirs_clean_stale(tide_config_get("tmpdir"), tided.universe_dir);
     }
     char node[32];
     snprintf(node, sizeof node, "node%d", tided.node);

@@ -267,6 +267,11 @@ mn_tided_killed() {
             kill $jpid; wait $jpid; return 1
         fi
     done
+    # the victim's own session directory (its owner record names its pid)
+    vdir=$(grep -l "^tide-owner-2 $victim " /dev/shm/tide-"$(id -u)"-node-*/owner /tmp/tide-"$(id -u)"-node-*/owner \
+           2>/dev/null | head -n 1)
+    vdir=${vdir%/owner}
+    [ -n "$vdir" ] || { echo "no session directory of tided $victim"; kill $jpid; wait $jpid; return 1; }
     kill -KILL "$victim"
     wait $jpid
     rc=$?
@@ -274,6 +279,12 @@ mn_tided_killed() {
     [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "mpiexec exit status $rc"; return 1; }
     grep -Eq "$2|$(mn_name_of "$2")" "$MN_LOG.job.err" || { echo "the host is not named"; return 1; }
     # nothing left: neither ranks nor daemons, nor mpiexec's agents
+    mn_left || return 1
+    # the next daemon on that host removes what the killed one left
+    timeout -k 5 60 $MPIEXEC $MN_EXTRA --launch-agent "$MN_CUR_AGENT" --host "$2:1" -n 1 \
+        --param if_include="$MN_NET" $MN_PROG hello > "$MN_LOG.next.out" 2>&1 < /dev/null ||
+        { echo "the next job on $2 failed"; cat "$MN_LOG.next.out"; return 1; }
+    [ ! -e "$vdir" ] || { echo "$vdir of the killed tided is still there after the next job on its host"; return 1; }
     mn_left
 }
 
