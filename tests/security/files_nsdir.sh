@@ -11,10 +11,16 @@ B=$1
     command -v unshare > /dev/null || { echo "needs root, nobody, setpriv and unshare"; exit 77; }
 unshare -m sh -c 'mount -t tmpfs none /mnt' 2> /dev/null || { echo "cannot mount a tmpfs here"; exit 77; }
 home=$(mktemp -d /var/tmp/tide-nsdir-home.XXXXXX) || exit 1
-trap 'rm -rf "$home"' EXIT
+side=$(mktemp -d /var/tmp/tide-nsdir-tmp.XXXXXX) || exit 1
+trap 'rm -rf "$home"; rmdir "$side"' EXIT
 unshare -m sh -c '
-    B=$1; home=$2; uid=$(id -u)
+    B=$1; home=$2; side=$3; uid=$(id -u)
+    # a build tree under /tmp stays reachable under the private /tmp
+    mount --bind /tmp "$side" || exit 1
     mount -t tmpfs -o mode=1777 tide-nsdir /tmp || exit 1
+    case $B in
+    /tmp/*) mkdir -p "$B" && mount --bind "$side${B#/tmp}" "$B" || exit 1 ;;
+    esac
     nobody="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
     # the squatter: the old default place, and a runtime dir that is not ours
     $nobody mkdir -m 777 "/tmp/tide-$uid" || exit 1
@@ -35,4 +41,4 @@ unshare -m sh -c '
     # the server exits after --idle-exit and removes its directory
     n=0
     while [ -e "$home/.tide/ns-$(hostname | cut -d. -f1)" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-' nsdir "$B" "$home"
+' nsdir "$B" "$home" "$side"
