@@ -16,7 +16,8 @@ _Static_assert(sizeof(MPI_Aint) == sizeof(void *), "an address fits INTEGER(KIND
 /* name_, name__ and name_cptr_ (the TYPE(C_PTR) specific of `use mpi`) */
 #define ALIAS3(name, ...) \
     ALIAS2(name, __VA_ARGS__) \
-    void name##_cptr_(__VA_ARGS__) __attribute__((alias(#name "_")));
+    void name##_cptr_(__VA_ARGS__) __attribute__((weak, alias(#name "_"))); \
+    void p##name##_cptr_(__VA_ARGS__) __attribute__((alias(#name "_")));
 
 ALIAS3(mpi_alloc_mem, MPI_Aint *size, MPI_Fint *info, MPI_Aint *baseptr, MPI_Fint *ierr)
 void mpi_alloc_mem_(MPI_Aint *size, MPI_Fint *info, MPI_Aint *baseptr, MPI_Fint *ierr)
@@ -82,15 +83,13 @@ void mpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierr)
         *ierr = rc;
 }
 
-MPI_Aint mpi_aint_add_(MPI_Aint *base, MPI_Aint *disp);
-MPI_Aint mpi_aint_add__(MPI_Aint *base, MPI_Aint *disp) __attribute__((alias("mpi_aint_add_")));
+TIDE_F_WEAK_NAMES(MPI_Aint, mpi_aint_add, MPI_Aint *base, MPI_Aint *disp)
 MPI_Aint mpi_aint_add_(MPI_Aint *base, MPI_Aint *disp)
 {
     return MPI_Aint_add(*base, *disp);
 }
 
-MPI_Aint mpi_aint_diff_(MPI_Aint *addr1, MPI_Aint *addr2);
-MPI_Aint mpi_aint_diff__(MPI_Aint *addr1, MPI_Aint *addr2) __attribute__((alias("mpi_aint_diff_")));
+TIDE_F_WEAK_NAMES(MPI_Aint, mpi_aint_diff, MPI_Aint *addr1, MPI_Aint *addr2)
 MPI_Aint mpi_aint_diff_(MPI_Aint *addr1, MPI_Aint *addr2)
 {
     return MPI_Aint_diff(*addr1, *addr2);

@@ -26,15 +26,13 @@ void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
     *ierr = MPI_Init_thread(NULL, NULL, *required, provided);
 }
 
-double mpi_wtime_(void);
-double mpi_wtime__(void) __attribute__((alias("mpi_wtime_")));
+TIDE_F_WEAK_NAMES(double, mpi_wtime, void)
 double mpi_wtime_(void)
 {
     return MPI_Wtime();
 }
 
-double mpi_wtick_(void);
-double mpi_wtick__(void) __attribute__((alias("mpi_wtick_")));
+TIDE_F_WEAK_NAMES(double, mpi_wtick, void)
 double mpi_wtick_(void)
 {
     return MPI_Wtick();

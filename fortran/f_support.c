@@ -5,6 +5,7 @@
  */
 #include "f_support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,4 +109,54 @@ void tide_f_fstr(const char *c, char *f, size_t len)
         n = len;
     memcpy(f, c, n);
     memset(f + n, ' ', len - n);
+}
+
+/* MPI-1 displacements given as default INTEGERs, as MPI_Aint (malloc'd). */
+MPI_Aint *tide_f_fints_to_aints(const MPI_Fint *f, int n)
+{
+    if (n <= 0 || !f)
+        return NULL;
+    MPI_Aint *a = malloc((size_t)n * sizeof *a);
+    if (a)
+        for (int i = 0; i < n; i++)
+            a[i] = f[i];
+    return a;
+}
+
+/* An address or extent into a default INTEGER (MPI_ADDRESS,
+ * MPI_TYPE_EXTENT, MPI_TYPE_LB, MPI_TYPE_UB). One that does not fit is an
+ * MPI_ERR_ARG error raised on MPI_COMM_WORLD, as the library raises errors
+ * not tied to an object, with a message naming the call and the argument
+ * (an error code made for each call the first time: the library's own
+ * messages are not reachable from here). */
+int tide_f_aint_to_fint(MPI_Aint v, MPI_Fint *f, const char *fn, const char *arg)
+{
+    if (v >= INT32_MIN && v <= INT32_MAX) {
+        *f = (MPI_Fint)v;
+        return MPI_SUCCESS;
+    }
+    static const char *fns[8];
+    static int codes[8];
+    int code = MPI_ERR_ARG;
+    for (int i = 0; i < 8; i++) {
+        if (fns[i] == fn) {
+            code = codes[i];
+            break;
+        }
+        if (!fns[i]) {
+            char msg[MPI_MAX_ERROR_STRING];
+            snprintf(msg, sizeof msg, "%s: the value does not fit in a default INTEGER "
+                     "(argument %s); the MPI-2 call takes INTEGER(KIND=MPI_ADDRESS_KIND)", fn, arg);
+            if (MPI_Add_error_code(MPI_ERR_ARG, &code) == MPI_SUCCESS &&
+                MPI_Add_error_string(code, msg) == MPI_SUCCESS) {
+                fns[i] = fn;
+                codes[i] = code;
+            } else {
+                code = MPI_ERR_ARG;
+            }
+            break;
+        }
+    }
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    return code;
 }

@@ -43,9 +43,28 @@ void tide_f08_choice_free(const MPI_Fint *made, const intptr_t *copies, const MP
 void tide_f08_choice_error(int kind, MPI_Fint handle, MPI_Fint code);
 void tide_f08_sync_reg(struct CFI_cdesc_t *buf);
 
-/* A Fortran binding's two link names (name_ and name__), declared. */
-#define ALIAS2(name, ...) \
-    void name##_(__VA_ARGS__); \
-    void name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
+/* A Fortran binding's link names, declared, for a function defined as
+ * name_: name_ and name__ (gfortran's and g77's manglings) are weak, so a
+ * profiling tool may define MPI_XXX itself (MPI-4.0 15.2); the profiling
+ * names pname_ and pname__ (PMPI_XXX) always reach the binding. */
+#define ALIAS2(name, ...) TIDE_F_WEAK_NAMES(void, name, __VA_ARGS__)
+#define TIDE_F_WEAK_NAMES(ret, name, ...) \
+    ret name##_(__VA_ARGS__) __attribute__((weak)); \
+    ret name##__(__VA_ARGS__) __attribute__((weak, alias(#name "_"))); \
+    ret p##name##_(__VA_ARGS__) __attribute__((alias(#name "_"))); \
+    ret p##name##__(__VA_ARGS__) __attribute__((alias(#name "_")));
+/* The same for a function defined as pname_ (the generated wrappers). */
+#define TIDE_F_NAMES(name, ...) \
+    void p##name##_(__VA_ARGS__); \
+    void p##name##__(__VA_ARGS__) __attribute__((alias("p" #name "_"))); \
+    void name##_(__VA_ARGS__) __attribute__((weak, alias("p" #name "_"))); \
+    void name##__(__VA_ARGS__) __attribute__((weak, alias("p" #name "_")));
+
+/* MPI-1 addresses and extents as default INTEGERs (gen-bindings.py's
+ * MPI1_FINT_AINT): n of them as MPI_Aint (malloc'd; NULL if n <= 0 or out
+ * of memory), and one back, an MPI_ERR_ARG error naming fn and arg when it
+ * does not fit (the code returned). */
+MPI_Aint *tide_f_fints_to_aints(const MPI_Fint *f, int n);
+int tide_f_aint_to_fint(MPI_Aint v, MPI_Fint *f, const char *fn, const char *arg);
 
 #endif

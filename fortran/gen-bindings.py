@@ -56,6 +56,16 @@ SENTINELS = [  # Fortran name, common block / C symbol, Fortran declaration
     ("MPI_ARGVS_NULL", "tide_f_argvs_null", "character*1 MPI_ARGVS_NULL(1,1)"),
 ]
 STATUS_SIZE = 6  # sizeof(MPI_Status) / sizeof(MPI_Fint); checked in f_support.c
+# The MPI-1 calls (deprecated in MPI-2, removed in MPI-3) whose Fortran
+# addresses and extents are default INTEGERs, where C and their MPI-2
+# replacements (MPI_Type_create_hvector, ..., MPI_Get_address,
+# MPI_Type_get_extent) have MPI_Aint / INTEGER(KIND=MPI_ADDRESS_KIND):
+# the wrappers convert. Results that do not fit a default INTEGER are an
+# MPI_ERR_ARG error (tide_f_aint_to_fint, f_support.c).
+MPI1_FINT_AINT = {"MPI_Type_hvector": "stride", "MPI_Type_hindexed": "array_of_displacements",
+                  "MPI_Type_struct": "array_of_displacements", "MPI_Address": "address",
+                  "MPI_Type_extent": "extent", "MPI_Type_lb": "displacement",
+                  "MPI_Type_ub": "displacement"}
 
 
 def prototypes(text):
@@ -72,6 +82,34 @@ def split_param(p):
     if not m:
         return p, "", ""
     return m.group(1).strip(), m.group(2), m.group(3)
+
+
+# The info calls returning a string (MPI-4.0 10): by the Fortran text the
+# value (key) is written only when the key exists (flag true; for
+# MPI_INFO_GET_NTHKEY, when the call succeeds), at most VALUELEN (BUFLEN)
+# characters of it, blank padded; MPI_INFO_GET_STRING's BUFLEN comes back
+# as the length of the value, with no terminator (C counts its NUL).
+INFO_VALUE_OUT = {
+    "MPI_Info_get": ("    size_t c_cap = *f_valuelen <= 0 ? 0 : (size_t)*f_valuelen < f_value_len ?"
+                     " (size_t)*f_valuelen : f_value_len;\n"
+                     "    char *c_value = calloc(c_cap + 1, 1);\n",
+                     "*f_valuelen <= 0 ? *f_valuelen : (int)c_cap",
+                     "    if (rc == MPI_SUCCESS && *f_flag && c_cap > 0)"
+                     " tide_f_fstr(c_value, f_value, f_value_len);\n"
+                     "    free(c_value);\n"),
+    "MPI_Info_get_string": ("    size_t c_cap = *f_buflen <= 0 ? 0 : (size_t)*f_buflen < f_value_len ?"
+                            " (size_t)*f_buflen : f_value_len;\n"
+                            "    char *c_value = calloc(c_cap + 1, 1);\n"
+                            "    int c_buflen = *f_buflen < 0 ? *f_buflen : c_cap > 0 ? (int)c_cap + 1 : 0;\n",
+                            "&c_buflen",
+                            "    if (rc == MPI_SUCCESS && *f_flag) {\n"
+                            "        if (c_cap > 0) tide_f_fstr(c_value, f_value, f_value_len);\n"
+                            "        *f_buflen = c_buflen - 1;\n    }\n"
+                            "    free(c_value);\n"),
+    "MPI_Info_get_nthkey": ("    char *c_key = calloc(MPI_MAX_INFO_KEY + 1, 1);\n", None,
+                            "    if (rc == MPI_SUCCESS) tide_f_fstr(c_key, f_key, f_key_len);\n"
+                            "    free(c_key);\n"),
+}
 
 
 class Unbound(Exception):
@@ -94,6 +132,17 @@ def arg(ctype, name, dims, fn, params):
         return "MPI_Fint *%s" % f, "", f, "", None
     if base == "int":
         return "MPI_Fint *%s" % f, "", "*" + f, "", None
+    if MPI1_FINT_AINT.get(fn) == name:
+        if base == "MPI_Aint" and not dims:  # a stride in
+            return "MPI_Fint *%s" % f, "", "(MPI_Aint)*%s" % f, "", None
+        if base == "MPI_Aint" and dims:  # displacements in: count of them
+            return ("MPI_Fint *%s" % f,
+                    "    MPI_Aint *c_%s = tide_f_fints_to_aints(%s, *f_count);\n" % (name, f),
+                    "c_" + name, "    free(c_%s);\n" % name, None)
+        if base == "MPI_Aint *":  # an address or extent out
+            return ("MPI_Fint *%s" % f, "    MPI_Aint c_%s = 0;\n" % name, "&c_" + name,
+                    "    if (rc == MPI_SUCCESS) rc = tide_f_aint_to_fint(c_%s, %s, \"%s\", \"%s\");\n"
+                    % (name, f, fn.upper(), name), None)
     for t in ("MPI_Aint", "MPI_Offset", "MPI_Count"):
         if base == t + " *" or (base == t and dims):
             return "%s *%s" % (t, f), "", f, "", None
@@ -101,6 +150,8 @@ def arg(ctype, name, dims, fn, params):
             return "%s *%s" % (t, f), "", "*" + f, "", None
     if base in ("void *",) and name not in NOT_CHOICE:
         return "void *%s" % f, "", "tide_f_buf(%s)" % f, "", None
+    if base == "char *" and not dims and not const and fn in INFO_VALUE_OUT:
+        return ("char *%s" % f, "", "c_" + name, "", f + "_len")
     if base == "char *" and not dims:
         if const:
             return ("char *%s" % f, "    char *c_%s = tide_f_cstr(%s, %s_len);\n" % (name, f, f),
@@ -167,6 +218,13 @@ def binding(fn, params, large_count=False):
         if ln:
             lens.append("size_t %s" % ln)
     fparams.append("MPI_Fint *ierr")
+    if fn in INFO_VALUE_OUT:
+        b, c, a = INFO_VALUE_OUT[fn]
+        pre, post = b + pre, post + a
+        names = [split_param(p)[1] for p in params]
+        for n in ("valuelen", "buflen"):
+            if n in names and c:
+                call[names.index(n)] = c
     # 1-based request indices in Fortran
     if fn in ("MPI_Waitany", "MPI_Testany"):
         post += "    if (rc == MPI_SUCCESS && *f_index != MPI_UNDEFINED) (*f_index)++;\n"
@@ -175,16 +233,17 @@ def binding(fn, params, large_count=False):
                  "        for (int i = 0; i < *f_outcount; i++) f_array_of_indices[i]++;\n")
     sig = ", ".join(fparams + lens)
     low = fn.lower()
-    return ("void %s_(%s);\nvoid %s__(%s);\n"
-            "void %s_(%s)\n{\n%s    int rc = %s(%s);\n%s    if (ierr) *ierr = rc;\n}\n"
-            "void %s__(%s) __attribute__((alias(\"%s_\")));\n\n"
-            % (low, sig, low, sig, low, sig, pre, fn, ", ".join(call), post, low, sig, low))
+    return ("TIDE_F_NAMES(%s, %s)\n"
+            "void p%s_(%s)\n{\n%s    int rc = %s(%s);\n%s    if (ierr) *ierr = rc;\n}\n\n"
+            % (low, sig, low, sig, pre, fn, ", ".join(call), post))
 
 
 def gen_c(text):
     out = ["/* mpi_fortran.c: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
            " * Legacy Fortran bindings: every argument by reference, ierror last,\n"
-           " * hidden string lengths after it. */\n",
+           " * hidden string lengths after it. Each wrapper is pmpi_xxx_ (and\n"
+           " * pmpi_xxx__); mpi_xxx_ and mpi_xxx__ are weak aliases of it, which a\n"
+           " * Fortran profiling tool replaces by defining MPI_XXX (TIDE_F_NAMES). */\n",
            "#include <stdlib.h>\n#include \"f_support.h\"\n\n"]
     for fn, params in prototypes(text):
         try:
@@ -497,17 +556,24 @@ def gen_module(text):
     consts = gen_constants(text, True).replace(
         "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "").replace(
         "      integer*8 MPI_AINT_ADD, MPI_AINT_DIFF\n      external MPI_AINT_ADD, MPI_AINT_DIFF\n", "")
+    procs = ("interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
+             "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
+             interfaces(text) + "end interface\n" + memory_interfaces() + SPECIAL_INTERFACES)
     return ("! mpi.f90: generated by fortran/gen-bindings.py from mpi.h; do not edit.\n"
             "! The `use mpi` module: the constants and sentinels of mpif.h and an\n"
             "! explicit interface for every generated binding (choice buffers take\n"
-            "! any type and rank: NO_ARG_CHECK).\n"
+            "! any type and rank: NO_ARG_CHECK), and the same for its profiling\n"
+            "! names PMPI_XXX.\n"
             "module mpi\n      use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long\n"
             "      implicit none\n      private :: c_ptr, c_int, c_long_long\n" + consts +
-            F08_STATUS_TYPE +
-            "interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
-            "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
-            interfaces(text) + "end interface\n" + memory_interfaces() + SPECIAL_INTERFACES +
+            F08_STATUS_TYPE + procs + profiling_names(procs) +
             sizeof_interface() + "end module mpi\n")
+
+
+def profiling_names(procs):
+    """The interfaces of procs under the profiling names PMPI_XXX (the C
+    wrappers' pmpi_xxx_, MPI-4.0 15.2): a tool replacing MPI_XXX calls them."""
+    return re.sub(r"\b(subroutine|function|interface) MPI_", r"\1 PMPI_", procs)
 
 
 def gen_list(text):
