@@ -66,12 +66,18 @@ int tide_f_is_status_ignore(const MPI_Fint *p)
 }
 
 /* A C copy of a Fortran array of statuses (NULL for MPI_STATUSES_IGNORE);
- * tide_f_statuses_out copies it back and frees it. */
+ * tide_f_statuses_out copies it back and frees it. The copy starts as the
+ * statuses given: the fields a call does not set (MPI_ERROR unless it
+ * returns MPI_ERR_IN_STATUS, MPI-4.0 3.7.5) come back unchanged. */
 MPI_Status *tide_f_statuses_in(const MPI_Fint *f, int count)
 {
     if (tide_f_is_status_ignore(f))
         return MPI_STATUSES_IGNORE;
-    return calloc(count > 0 ? (size_t)count : 1, sizeof(MPI_Status));
+    MPI_Status *c = calloc(count > 0 ? (size_t)count : 1, sizeof(MPI_Status));
+    if (c)
+        for (int i = 0; i < count; i++)
+            memcpy(&c[i], f + (size_t)i * TIDE_F_STATUS_SIZE, sizeof c[i]);
+    return c;
 }
 
 void tide_f_statuses_out(MPI_Status *c, MPI_Fint *f, int count)

@@ -180,7 +180,11 @@ def arg(ctype, name, dims, fn, params):
             return ("MPI_Fint *%s" % f,
                     "    MPI_Status c_%s;\n    MPI_Status_f2c(%s, &c_%s);\n" % (name, f, name),
                     "&c_" + name, "    MPI_Status_c2f(&c_%s, %s);\n" % (name, f), None)
-        return ("MPI_Fint *%s" % f, "    MPI_Status c_%s;\n" % name,
+        # the status as given: a call that does not set a field (MPI_ERROR
+        # in single-completion calls, MPI-4.0 3.2.5) leaves it as it was
+        return ("MPI_Fint *%s" % f,
+                "    MPI_Status c_%s;\n    if (!tide_f_is_status_ignore(%s)) MPI_Status_f2c(%s, &c_%s);\n"
+                % (name, f, f, name),
                 "tide_f_is_status_ignore(%s) ? MPI_STATUS_IGNORE : &c_%s" % (f, name),
                 "    if (!tide_f_is_status_ignore(%s)) MPI_Status_c2f(&c_%s, %s);\n" % (f, name, f),
                 None)
@@ -273,6 +277,12 @@ def constants(text):
     return vals
 
 
+# constants of kind MPI_OFFSET_KIND in Fortran (MPI-4.0 A.1.1): given where
+# an INTEGER(KIND=MPI_OFFSET_KIND) is read (MPI_FILE_SET_VIEW's DISP), a
+# default INTEGER would leave half of the offset read unset
+OFFSET_CONSTANTS = {"MPI_DISPLACEMENT_CURRENT"}
+
+
 def gen_constants(text, module):
     ind = "      "
     lines = []
@@ -281,6 +291,10 @@ def gen_constants(text, module):
              ("MPI_INTEGER_KIND", 4)]
     for name, v in extra + constants(text):
         if name in ("MPI_Fint",):
+            continue
+        if name in OFFSET_CONSTANTS:
+            lines.append("%sinteger(kind=MPI_OFFSET_KIND) %s" % (ind, name))
+            lines.append("%sparameter (%s=%d)" % (ind, name, v))
             continue
         lines.append("%sinteger %s" % (ind, name))
         lines.append("%sparameter (%s=%d)" % (ind, name, v))

@@ -830,7 +830,9 @@ def gen_constants(text):
              ("MPI_COUNT_KIND", 8), ("MPI_INTEGER_KIND", 4)]
     for name, v in extra + gb.constants(text):
         kind = handle_kind(v)
-        if kind:
+        if name in gb.OFFSET_CONSTANTS:
+            out.append("  integer(kind=MPI_OFFSET_KIND), parameter :: %s = %d" % (name, v))
+        elif kind:
             out.append("  type(MPI_%s), parameter :: %s = MPI_%s(%d)" % (kind, name, kind, v))
         else:
             out.append("  integer, parameter :: %s = %d" % (name, v))
