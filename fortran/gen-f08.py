@@ -123,9 +123,22 @@ def f08_decl(ctype, name, dims, asynchronous):
     return ["%s%s :: %s%s" % (t, intent, name, dim)], name
 
 
+# The calls MPI-3 removed (MPI-4.0 17.2: deprecated in MPI-2, removed in
+# MPI-3): mpi_f08, new in MPI-3, never had them; their old Fortran
+# arguments differ from C's (default INTEGER addresses, gen-bindings.py's
+# MPI1_FINT_AINT), so the C wrappers are not theirs to call either.
+REMOVED = {"MPI_Address", "MPI_Type_hindexed", "MPI_Type_hvector", "MPI_Type_struct",
+           "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub", "MPI_Errhandler_create",
+           "MPI_Errhandler_set", "MPI_Errhandler_get", "MPI_Keyval_create", "MPI_Keyval_free",
+           "MPI_Attr_put", "MPI_Attr_get", "MPI_Attr_delete"}
+
+
 def bound(text):
-    """The (function, parameters) the `mpi` module binds."""
+    """The (function, parameters) the `mpi` module binds, but those MPI-3
+    removed."""
     for fn, params in gb.prototypes(text):
+        if fn in REMOVED:
+            continue
         try:
             gb.binding(fn, params)
         except gb.Unbound:
@@ -896,6 +909,109 @@ def procedures(text):
     return plain + big, generics
 
 
+def split_procedures(lines):
+    """The module procedures among lines: {name: [lines]} in order."""
+    procs, cur, name = {}, None, None
+    for l in lines:
+        m = re.match(r"^  (?:[\w(=, )]*\s)?(subroutine|function) (\w+)\(", l)
+        if cur is None and m and not l.lstrip().startswith("end"):
+            name, cur = m.group(2), []
+        if cur is not None:
+            cur.append(l)
+            if re.match(r"^  end (subroutine|function) %s$" % name, l):
+                procs[name] = cur
+                cur = None
+    return procs
+
+
+def top_level_names(decl):
+    """The entity names of a declaration's list (after ::)."""
+    depth, cur, names = 0, "", []
+    for ch in decl + ",":
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            names.append(re.match(r"\s*(\w+)", cur).group(1).lower())
+            cur = ""
+        else:
+            cur += ch
+    return names
+
+
+def dissect(proc):
+    """A module procedure's header (its lines), dummy names and the
+    declarations of its dummies."""
+    i, head = 0, []
+    while True:
+        head.append(proc[i])
+        i += 1
+        if not head[-1].rstrip().endswith("&"):
+            break
+    joined = " ".join(h.rstrip().rstrip("&") for h in head)
+    after = joined[re.search(r"(subroutine|function) \w+\(", joined).end():]
+    dummies = [a.strip() for a in after[:after.rindex(")")].split(",") if a.strip()]
+    decls = []
+    for l in proc[i:]:
+        t = l.strip()
+        if t.startswith("use ") or t.startswith("use,"):
+            continue
+        if "::" not in t:
+            break
+        names = top_level_names(t.split("::", 1)[1])
+        inside = [n in [d.lower() for d in dummies] for n in names]
+        if all(inside):
+            decls.append(t)
+        elif any(inside):
+            raise SystemExit("gen-f08.py: mixed declaration in %s: %s" % (head[0], t))
+    return head, dummies, decls
+
+
+def profiling(procs, generics):
+    """MPI-4.0 15.2 and 19.1.5 for mpi_f08: each specific MPI_Xxx_f08 (or
+    MPI_Xxx_f08ts, with choice buffers: MPI_SUBARRAYS_SUPPORTED) becomes an
+    external procedure, which a tool may define itself, calling the module
+    procedure PMPI_Xxx_f08(ts) that does the work; the generic PMPI_Xxx
+    names the latter. Returns (the module's generic blocks, its renamed
+    procedures, the external procedures)."""
+    blocks, impls, externals = [], [], []
+    spec_of = {}
+    for name, proc in procs.items():
+        head, dummies, decls = dissect(proc)
+        ts = any(re.match(r"type\(\*\), dimension\(\.\.\)", d) for d in decls)
+        spec = name + ("ts" if ts else "")
+        impl = "P" + spec
+        spec_of[name] = (spec, impl, head, dummies, decls)
+        impls += [re.sub(r"\b%s\b" % name, impl, l) for l in proc]
+        is_fn = " function " in " " + head[0].strip() + " " and not head[0].strip().startswith("subroutine")
+        body_head = [re.sub(r"\b%s\b" % name, spec, h).strip() for h in head]
+        externals += [body_head[0]] + ["    " + h for h in body_head[1:]]
+        externals += ["  use mpi_f08, tide_self => %s" % spec,
+                      "  use, intrinsic :: iso_c_binding", "  implicit none"]
+        externals += ["  " + d for d in decls]
+        if is_fn:
+            externals.append("  %s = %s(%s)" % (spec, impl, ", ".join(dummies)))
+        else:
+            externals += wrap("  call %s(" % impl, dummies, ")")
+        externals.append("end %s %s" % ("function" if is_fn else "subroutine", spec))
+    for g, specifics in generics.items():
+        blocks.append("  interface %s" % g)
+        for n in specifics:
+            spec, impl, head, dummies, decls = spec_of[n]
+            blocks += ["  " + re.sub(r"\b%s\b" % n, spec, h) for h in head]
+            blocks += ["      import", "      implicit none"]
+            blocks += ["      " + d for d in decls]
+            blocks.append("    end %s %s" % ("function" if " function " in " " + head[0] + " " and
+                                             not head[0].strip().startswith("subroutine")
+                                             else "subroutine", spec))
+        blocks.append("  end interface %s" % g)
+        blocks += ["  interface P%s" % g,
+                   "    module procedure %s" % ", ".join(spec_of[n][1] for n in specifics),
+                   "  end interface P%s" % g]
+    return blocks, impls, externals
+
+
 def gen_module(text):
     funcs, generics = procedures(text)
     glue = ["module tide_f08_glue", "  ! the C wrappers of mpi_fortran.c and f_special.c (mpi_xxx_)",
@@ -908,10 +1024,18 @@ def gen_module(text):
     # a tool replacing MPI_XXX of mpif.h does not see the calls of mpi_f08
     glue = [re.sub(r"\b(subroutine|function) mpi_", r"\1 pmpi_", l, flags=re.I) for l in glue]
     iface, ops, opnames = gen_operators()
+    body = []
+    for fn, params in funcs:
+        body += f08_procedure(fn, params)
+    body += SPECIAL_PROCS.rstrip("\n").split("\n")
+    body = [re.sub(r"c_wrapper => mpi_", "c_wrapper => pmpi_", l, flags=re.I) for l in body]
+    blocks, impls, externals = profiling(split_procedures(body), generics)
     out = ["! mpi_f08.f90: generated by fortran/gen-f08.py from mpi.h; do not edit.",
            "! The `use mpi_f08` module: handle types, TYPE(MPI_Status), the constants,",
            "! and every procedure of the `mpi` module with typed handles and an",
-           "! optional ierror, calling the C wrappers of libmpi_mpifh."]
+           "! optional ierror, calling the C wrappers of libmpi_mpifh: the generic",
+           "! MPI_Xxx names the external MPI_Xxx_f08(ts), which calls the module's",
+           "! PMPI_Xxx_f08(ts) (the generic PMPI_Xxx); module pmpi_f08 is the same."]
     out += glue
     out += ["", "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_ptr",
             "  implicit none", "  private :: c_int, c_long_long, c_ptr"]
@@ -920,17 +1044,18 @@ def gen_module(text):
     out += gen_constants(text)
     out += iface
     out.append(SPECIAL_ABSTRACT.rstrip("\n"))
-    for n, specifics in generics.items():
-        out += ["  interface %s" % n, "    module procedure %s" % ", ".join(specifics),
-                "  end interface %s" % n]
+    out += blocks
     out.append(gb.sizeof_interface().rstrip("\n"))
     out.append("contains")
     out += ops
-    for fn, params in funcs:
-        out += f08_procedure(fn, params)
-    out.append(SPECIAL_PROCS.rstrip("\n"))
-    out = [re.sub(r"c_wrapper => mpi_", "c_wrapper => pmpi_", l, flags=re.I) for l in out]
+    out += impls
     out.append("end module mpi_f08")
+    out.append("")
+    out.append("! the profiling interface under Open MPI's module name")
+    out += ["module pmpi_f08", "  use mpi_f08", "end module pmpi_f08", ""]
+    out.append("! the specific procedures of the generics MPI_Xxx: a profiling tool may")
+    out.append("! define any of them itself (MPI-4.0 19.1.5)")
+    out += externals
     out.append("")
     out.append(gb.sizeof_procedures().rstrip("\n"))
     return "\n".join(out) + "\n"

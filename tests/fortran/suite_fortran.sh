@@ -90,6 +90,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.info-strings -t 60 -out "info strings ok" -- $MPIEXEC -n 1 "$FB/f_info"
     tcase fortran.profiling -t 60 -out "profiled sends 205 recvs 2" -- $MPIEXEC -n 2 "$FB/f_profile"
     tcase fortran.profiling-module -t 60 -out "module profiled recvs 1" -- $MPIEXEC -n 2 "$FB/f_profile_mod"
+    tcase fortran.f08-profiling -t 60 -out "f08 profiled 2 6 2 2$" -- $MPIEXEC -n 2 "$FB/f08_profile"
     tcase fortran.io-view-current -t 60 -out "io view current on 3 ok" -- $MPIEXEC -n 3 "$FB/f_io_view"
     tcase fortran.io-view-current-module -t 60 -out "io view current on 2 ok" -- $MPIEXEC -n 2 "$FB/f_io_view_mod"
     tcase fortran.status-error-field -t 60 -out "status error field ok" -- $MPIEXEC -n 2 "$FB/f_status_error"
