@@ -335,9 +335,11 @@ def param_shape(ctype, name, dims):
     return const, base, ptr, arr
 
 
-def fdecl(ctype, name, dims):
+def fdecl(ctype, name, dims, fn=None):
     """The Fortran declaration of one dummy argument of an interface."""
     const, base, ptr, arr = param_shape(ctype, name, dims)
+    if MPI1_FINT_AINT.get(fn) == name:  # MPI-1: default INTEGER addresses
+        return ["integer :: %s%s" % (name, "(*)" if arr else "")]
     if dims == "[][3]":
         return ["integer :: %s(3, *)" % name]
     if base == "void":
@@ -365,7 +367,7 @@ def interfaces(text):
         for p in params:
             ctype, name, dims = split_param(p)
             names.append(name)
-            decls += fdecl(ctype, name, dims)
+            decls += fdecl(ctype, name, dims, fn)
         head = "  subroutine %s(" % fn
         for a in names:  # free-form lines of at most 132 characters
             if len(head) + len(a) > 100:
@@ -382,12 +384,16 @@ def interfaces(text):
 # kind, any rank; the specifics are external procedures in the mpi_f08
 # object (gen-f08.py), which both modules' generic interfaces name.
 SIZEOF_TYPES = ([("integer", k) for k in (1, 2, 4, 8, 16)] + [("real", k) for k in (4, 8, 10, 16)] +
-                [("complex", k) for k in (4, 8, 10, 16)] + [("logical", k) for k in (1, 2, 4, 8)])
+                [("complex", k) for k in (4, 8, 10, 16)] + [("logical", k) for k in (1, 2, 4, 8)] +
+                [("character", 1)])
 
 
 def sizeof_specific(t, k, body):
+    # CHARACTER too (MPI-4.0 19.1.9 asks for the numeric types): the
+    # size of one element, its length in bytes
+    length = ", len=*" if t == "character" else ""
     out = ["subroutine tide_sizeof_%s%d(x, size, ierror)" % (t, k),
-           "    %s(kind=%d), dimension(..), intent(in) :: x" % (t, k),
+           "    %s(kind=%d%s), dimension(..), intent(in) :: x" % (t, k, length),
            "    integer, intent(out) :: size", "    integer, optional, intent(out) :: ierror"]
     if body:
         out += ["    size = storage_size(x) / 8", "    if (present(ierror)) ierror = 0"]

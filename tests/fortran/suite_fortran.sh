@@ -87,6 +87,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.f08-endpoints -t 60 -out "f08_endpoints: ok on 12 endpoints" -- $MPIEXEC -n 4 "$FB/f08_endpoints"
     tcase fortran.status-f08-module -t 60 -out "status f08 conversions ok" -- $MPIEXEC -n 1 "$FB/f_status_f08"
     tcase fortran.mpi1-kinds -t 60 -out "mpi1 kinds on 2 ok" -- $MPIEXEC -n 2 "$FB/f_mpi1_kinds"
+    tcase fortran.mpi1-kinds-module -t 60 -out "mpi1 kinds on 2 ok" -- $MPIEXEC -n 2 "$FB/f_mpi1_kinds_mod"
     tcase fortran.info-strings -t 60 -out "info strings ok" -- $MPIEXEC -n 1 "$FB/f_info"
     tcase fortran.profiling -t 60 -out "profiled sends 205 recvs 2" -- $MPIEXEC -n 2 "$FB/f_profile"
     tcase fortran.profiling-module -t 60 -out "module profiled recvs 1" -- $MPIEXEC -n 2 "$FB/f_profile_mod"
