@@ -310,6 +310,11 @@ def gen_constants(text, module):
     lines.append("%sexternal MPI_WTIME, MPI_WTICK" % ind)
     lines.append("%sinteger*8 MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
     lines.append("%sexternal MPI_AINT_ADD, MPI_AINT_DIFF" % ind)
+    # and their profiling names (a tool in Fortran calls them)
+    lines.append("%sdouble precision PMPI_WTIME, PMPI_WTICK" % ind)
+    lines.append("%sexternal PMPI_WTIME, PMPI_WTICK" % ind)
+    lines.append("%sinteger*8 PMPI_AINT_ADD, PMPI_AINT_DIFF" % ind)
+    lines.append("%sexternal PMPI_AINT_ADD, PMPI_AINT_DIFF" % ind)
     # one a line: fixed form ends a line at column 72
     for name in CALLBACK_EXTERNALS:
         lines.append("%sexternal %s" % (ind, name))
@@ -575,7 +580,9 @@ F08_STATUS_TYPE = """      type, bind(C) :: MPI_Status
 def gen_module(text):
     consts = gen_constants(text, True).replace(
         "      double precision MPI_WTIME, MPI_WTICK\n      external MPI_WTIME, MPI_WTICK\n", "").replace(
-        "      integer*8 MPI_AINT_ADD, MPI_AINT_DIFF\n      external MPI_AINT_ADD, MPI_AINT_DIFF\n", "")
+        "      integer*8 MPI_AINT_ADD, MPI_AINT_DIFF\n      external MPI_AINT_ADD, MPI_AINT_DIFF\n", "").replace(
+        "      double precision PMPI_WTIME, PMPI_WTICK\n      external PMPI_WTIME, PMPI_WTICK\n", "").replace(
+        "      integer*8 PMPI_AINT_ADD, PMPI_AINT_DIFF\n      external PMPI_AINT_ADD, PMPI_AINT_DIFF\n", "")
     procs = ("interface\n  double precision function MPI_Wtime()\n  end function MPI_Wtime\n"
              "  double precision function MPI_Wtick()\n  end function MPI_Wtick\n" +
              interfaces(text) + "end interface\n" + memory_interfaces() + SPECIAL_INTERFACES)
