@@ -16,6 +16,11 @@
 #   MPICH_MPI      the MPI's prefix: its bin/ has mpicc, mpifort (mpif77,
 #                  mpif90) and mpiexec (BUILD_DIR)
 #   MPICH_MPIEXEC  launcher (MPICH_MPI/bin/mpiexec)
+#   MPICH_MPIEXEC_ARGS  its options before -n (for an mpiexec taking it,
+#                  "--universe-size 64": the spawn tests go on only where
+#                  MPI_UNIVERSE_SIZE exceeds the size of MPI_COMM_WORLD, the
+#                  spawned children's included, and the machine's cores are
+#                  the default universe)
 #   MPICH_DIRS     directories of test/mpi to build and run, e.g.
 #                  "f77 f90 f08" or "f77/io coll" (all of test/mpi's testlist)
 #   MPICH_TESTS    names of tests to run within them (all); a regex (grep -E)
@@ -34,6 +39,10 @@ build_dir=${1:-$src_dir/_build}
 mpi=${MPICH_MPI:-$build_dir}
 mpiexec=${MPICH_MPIEXEC:-$mpi/bin/mpiexec}
 default_timeout=${MPICH_TIMEOUT:-180}
+if [ -z "${MPICH_MPIEXEC_ARGS+set}" ]; then
+    MPICH_MPIEXEC_ARGS=
+    "$mpiexec" --help 2>&1 | grep -q -- '--universe-size' && MPICH_MPIEXEC_ARGS="--universe-size 64"
+fi
 work=${MPICH_WORK:-/var/tmp/tide-mpich}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -98,8 +107,6 @@ failed=0
 xfailed=0
 skipped=0
 failed_names=""
-results="$logs/results"
-: > "$results"
 
 # one testlist line: name nprocs [arg=..] [env=..] [timeLimit=..] [xfail=..]
 # [mpiversion=..] [strict=..] [mem=..]
@@ -136,7 +143,7 @@ run_line() { # dir, the line's words
         echo "not built (see $obj/$(echo "${dir%%/*}" | tr / _)-make.log)" > "$log"
     else
         # shellcheck disable=SC2086
-        (cd "$obj/$dir" && env $envs timeout -k 10 "$limit" "$mpiexec" -n "$np" "./$name" $args) > "$log" 2>&1
+        (cd "$obj/$dir" && env $envs timeout -k 10 "$limit" "$mpiexec" $MPICH_MPIEXEC_ARGS -n "$np" "./$name" $args) > "$log" 2>&1
         rc=$?
     fi
     secs=$(( $(date +%s) - start ))
