@@ -5,16 +5,76 @@
  * than C's (every argument by reference, attribute values as
  * INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for the MPI-1 calls): the
  * C keyval gets C callbacks that call them, with a record of the Fortran
- * procedures and extra state as its extra state. Attribute values set
- * from Fortran are stored as the value itself; MPI_*_get_attr give them
- * back, and the predefined attributes by value (MPI_WIN_BASE: the
- * address). Also the predefined callbacks (MPI_COMM_DUP_FN, ...) as
- * Fortran procedures.
+ * procedures and extra state as its extra state. An attribute value set
+ * by MPI_COMM/TYPE/WIN_SET_ATTR is stored, as MPI-4.0 19.3.7 has C see it,
+ * as the address of an MPI_Aint holding it (a "box", known here); the
+ * Fortran gets give a box's value, a value set in C as the address it is,
+ * and the predefined attributes by value (MPI_WIN_BASE: the address).
+ * The MPI-1 MPI_ATTR_PUT stores the INTEGER itself. Also the predefined
+ * callbacks (MPI_COMM_DUP_FN, ...) as Fortran procedures.
  */
 #include "f_support.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+/* ---- boxes: the values set from Fortran ---- */
+
+static pthread_mutex_t box_lock = PTHREAD_MUTEX_INITIALIZER;
+static MPI_Aint **boxes;
+static size_t nboxes, box_cap;
+
+/* A new box holding v, NULL if out of memory. */
+static MPI_Aint *box_new(MPI_Aint v)
+{
+    MPI_Aint *b = malloc(sizeof *b);
+    if (!b)
+        return NULL;
+    *b = v;
+    pthread_mutex_lock(&box_lock);
+    if (nboxes == box_cap) {
+        size_t cap = box_cap ? 2 * box_cap : 16;
+        MPI_Aint **n = realloc(boxes, cap * sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&box_lock);
+            free(b);
+            return NULL;
+        }
+        boxes = n;
+        box_cap = cap;
+    }
+    boxes[nboxes++] = b;
+    pthread_mutex_unlock(&box_lock);
+    return b;
+}
+
+/* Is p a box? Then its value in *v (and, with drop, the box freed). */
+static int box_find(void *p, MPI_Aint *v, int drop)
+{
+    int found = 0;
+    pthread_mutex_lock(&box_lock);
+    for (size_t i = nboxes; i-- > 0;)
+        if (boxes[i] == p) {
+            *v = *boxes[i];
+            if (drop) {
+                boxes[i] = boxes[--nboxes];
+                free(p);
+            }
+            found = 1;
+            break;
+        }
+    pthread_mutex_unlock(&box_lock);
+    return found;
+}
+
+/* The value Fortran gets for a C attribute pointer p (not a predefined
+ * attribute): a box's value, or p itself (set in C). */
+MPI_Aint tide_f_attr_value(void *p)
+{
+    MPI_Aint v;
+    return box_find(p, &v, 0) ? v : (MPI_Aint)(intptr_t)p;
+}
 
 /* Fortran callbacks: copy (OLD, KEYVAL, EXTRA, IN, OUT, FLAG, IERROR) and
  * delete (OBJ, KEYVAL, VALUE, EXTRA, IERROR); the MPI-1 ones with INTEGER
@@ -44,10 +104,20 @@ static int copy_any(MPI_Fint obj, int keyval, void *extra, void *in, void *out, 
         if (fl)
             *(void **)out = (void *)(intptr_t)vout;
     } else {
-        MPI_Aint vin = (MPI_Aint)(intptr_t)in, vout = 0;
+        /* a value set from Fortran comes in a box, and its copy goes in one */
+        MPI_Aint vin = 0, vout = 0;
+        int boxed = box_find(in, &vin, 0);
+        if (!boxed)
+            vin = (MPI_Aint)(intptr_t)in;
         ((f_copy_fn *)k->copy)(&obj, &kv, &k->extra, &vin, &vout, &fl, &ierr);
-        if (fl)
-            *(void **)out = (void *)(intptr_t)vout;
+        if (fl && ierr == MPI_SUCCESS) {
+            void *o = boxed ? (void *)box_new(vout) : (void *)(intptr_t)vout;
+            if (boxed && !o) {
+                fl = 0;
+                ierr = MPI_ERR_NO_MEM;
+            }
+            *(void **)out = o;
+        }
     }
     *flag = fl != 0;
     return ierr;
@@ -61,8 +131,13 @@ static int delete_any(MPI_Fint obj, int keyval, void *value, void *extra)
         MPI_Fint e = (MPI_Fint)k->extra, v = (MPI_Fint)(intptr_t)value;
         ((f_delete1_fn *)k->del)(&obj, &kv, &v, &e, &ierr);
     } else {
-        MPI_Aint v = (MPI_Aint)(intptr_t)value;
+        MPI_Aint v = 0;
+        int boxed = box_find(value, &v, 0);
+        if (!boxed)
+            v = (MPI_Aint)(intptr_t)value;
         ((f_delete_fn *)k->del)(&obj, &kv, &v, &k->extra, &ierr);
+        if (boxed && ierr == MPI_SUCCESS)
+            box_find(value, &v, 1);
     }
     return ierr;
 }
@@ -155,7 +230,16 @@ void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
     ALIAS2(mpi_##lower, MPI_Fint *obj, MPI_Fint *keyval, vtype *value, MPI_Fint *ierr)                    \
     void mpi_##lower##_(MPI_Fint *obj, MPI_Fint *keyval, vtype *value, MPI_Fint *ierr)                    \
     {                                                                                                      \
-        int rc = MPI_##Kind(MPI_##Kind##_f2c_handle(*obj), *keyval, (void *)(intptr_t)*value);            \
+        void *b = (void *)(intptr_t)*value;                                                               \
+        if (sizeof(vtype) == sizeof(MPI_Aint) && !(b = box_new((MPI_Aint)*value))) {                      \
+            if (ierr)                                                                                      \
+                *ierr = MPI_ERR_NO_MEM;                                                                    \
+            return;                                                                                        \
+        }                                                                                                  \
+        int rc = MPI_##Kind(MPI_##Kind##_f2c_handle(*obj), *keyval, b);                                   \
+        MPI_Aint unused;                                                                                   \
+        if (rc != MPI_SUCCESS && sizeof(vtype) == sizeof(MPI_Aint))                                        \
+            box_find(b, &unused, 1);                                                                       \
         if (ierr)                                                                                          \
             *ierr = rc;                                                                                    \
     }
@@ -189,7 +273,7 @@ static void get_out(int rc, int keyval, void *p, int c_flag, MPI_Aint *value, MP
 {
     *flag = c_flag != 0;
     if (rc == MPI_SUCCESS && c_flag && predefined_value(keyval, p, value) != 0)
-        *value = (MPI_Aint)(intptr_t)p;
+        *value = tide_f_attr_value(p);
     if (ierr)
         *ierr = rc;
 }

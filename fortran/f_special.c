@@ -215,7 +215,8 @@ void mpi_errhandler_create_(MPI_Comm_errhandler_function *fn, MPI_Fint *eh, MPI_
 }
 
 /* Predefined attributes are C ints, given by address in C; Fortran gets
- * the value. Other attributes set from C are pointers: their address. */
+ * the value. Other attributes set from C are pointers: their address;
+ * those set from Fortran, their value (f_attr.c). */
 ALIAS2(mpi_comm_get_attr, MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
        MPI_Fint *ierr)
 void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
@@ -230,7 +231,7 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value, MPI_F
         int predefined = k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
                          k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
                          k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
-        *value = predefined ? (MPI_Aint) * (int *)p : (MPI_Aint)p;
+        *value = predefined ? (MPI_Aint) * (int *)p : tide_f_attr_value(p);
     }
     if (ierr)
         *ierr = rc;

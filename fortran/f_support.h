@@ -60,6 +60,11 @@ void tide_f08_sync_reg(struct CFI_cdesc_t *buf);
     void name##_(__VA_ARGS__) __attribute__((weak, alias("p" #name "_"))); \
     void name##__(__VA_ARGS__) __attribute__((weak, alias("p" #name "_")));
 
+/* The value Fortran gets for an attribute (not a predefined one) C gives
+ * as p (f_attr.c: a value set from Fortran is the address of an MPI_Aint
+ * holding it, MPI-4.0 19.3.7). */
+MPI_Aint tide_f_attr_value(void *p);
+
 /* MPI-1 addresses and extents as default INTEGERs (gen-bindings.py's
  * MPI1_FINT_AINT): n of them as MPI_Aint (malloc'd; NULL if n <= 0 or out
  * of memory), and one back, an MPI_ERR_ARG error naming fn and arg when it

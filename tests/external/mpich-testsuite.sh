@@ -89,6 +89,18 @@ fi
 # 3. the directories: those named, else every one the top testlist names
 dirs=${MPICH_DIRS:-$(grep -v '^#' "$obj/testlist" | awk 'NF { print $1 }')}
 
+# Fortran module files changed since the last build (the MPI rebuilt):
+# gfortran records the module procedures' names in the objects, and
+# nothing in MPICH's Makefiles depends on the modules, so the objects
+# (util/'s helper libraries included) are made again
+incdirs=$("$mpi/bin/mpifort" -showme:incdirs 2>/dev/null)
+modsum=$(for d in $incdirs; do cat "$d"/*.mod 2>/dev/null; done | cksum)
+if [ -f "$obj/.modsum" ] && [ "$(cat "$obj/.modsum")" != "$modsum" ]; then
+    echo "mpich-testsuite: the MPI's Fortran modules changed: cleaning the build"
+    for d in util $dirs; do make -C "$obj/$d" clean > /dev/null 2>&1; done
+fi
+echo "$modsum" > "$obj/.modsum"
+
 # each directory is built with make -k: a test that does not build fails
 # alone (its line says so); the f08 tests' helper library (util/
 # libmtest_f08.la) is built by their Makefiles

@@ -26,6 +26,9 @@ if [ -x "$B/bin/mpifort" ]; then
     # the C half of f08_status_c
     tcase fortran.build.c_status_f08 -t 120 -- \
         "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -c -o "$FB/c_status_f08.o" "$S/tests/fortran/c_status_f08.c"
+    # the C half of f_attr_lang
+    tcase fortran.build.c_attr_lang -t 120 -- \
+        "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -c -o "$FB/c_attr_lang.o" "$S/tests/fortran/c_attr_lang.c"
     for src in "$S"/tests/fortran/*.f90; do
         n=$(basename "$src" .f90)
         # with mpif.h gfortran warns of buffers of several types (no
@@ -36,6 +39,7 @@ if [ -x "$B/bin/mpifort" ]; then
         # a program may ask for more flags: "! build-flags: -fcray-pointer"
         extra=$(sed -n 's/^! build-flags: //p' "$src")
         [ "$n" = f08_status_c ] && extra="$extra $FB/c_status_f08.o"
+        [ "$n" = f_attr_lang ] && extra="$extra $FB/c_attr_lang.o"
         tcase fortran.build.$n -t 120 -- \
             "$B/bin/mpifort" -O1 -g -Wall $werror -fcheck=bounds $extra -J "$FB" -o "$FB/$n" "$src"
     done
@@ -95,6 +99,8 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.io-view-current -t 60 -out "io view current on 3 ok" -- $MPIEXEC -n 3 "$FB/f_io_view"
     tcase fortran.io-view-current-module -t 60 -out "io view current on 2 ok" -- $MPIEXEC -n 2 "$FB/f_io_view_mod"
     tcase fortran.status-error-field -t 60 -out "status error field ok" -- $MPIEXEC -n 2 "$FB/f_status_error"
+    tcase fortran.attributes-languages -t 60 -out "attributes between languages ok" -- \
+        $MPIEXEC -n 1 "$FB/f_attr_lang"
     tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
     tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
     tcase fortran.memory-cray-pointer -t 60 -out "memory on 3 ok" -- $MPIEXEC -n 3 "$FB/f_memory"
