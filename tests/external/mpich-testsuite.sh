@@ -84,6 +84,17 @@ if [ ! -f "$obj/config.status" ]; then
     (cd "$obj" && "$src/configure" --with-mpi="$mpi" --enable-fortran=all --disable-cxx \
         --enable-romio --enable-spawn --enable-rma MPIEXEC="$mpiexec" \
         > configure.log 2>&1) || die "configure failed, see $obj/configure.log"
+    # test/mpi's configure enables its f08 part (the helper library
+    # util/libmtest_f08.la, the conditional HAS_F08) only when MPICH's own
+    # configure runs it (FROM_MPICH=yes, which also points it into MPICH's
+    # build tree): turn the conditional on in config.status and make the
+    # Makefiles again
+    if grep -q 'S\["HAS_F08_TRUE"\]="#"' "$obj/config.status"; then
+        sed -i -e 's/^S\["HAS_F08_TRUE"\]="#"/S["HAS_F08_TRUE"]=""/' \
+            -e 's/^S\["HAS_F08_FALSE"\]=""/S["HAS_F08_FALSE"]="#"/' \
+            -e 's/^S\["f08dir"\]="#"/S["f08dir"]="f08"/' "$obj/config.status"
+        (cd "$obj" && ./config.status > config-f08.log 2>&1) || die "config.status failed, see $obj/config-f08.log"
+    fi
 fi
 
 # 3. the directories: those named, else every one the top testlist names
@@ -98,6 +109,9 @@ modsum=$(for d in $incdirs; do cat "$d"/*.mod 2>/dev/null; done | cksum)
 if [ -f "$obj/.modsum" ] && [ "$(cat "$obj/.modsum")" != "$modsum" ]; then
     echo "mpich-testsuite: the MPI's Fortran modules changed: cleaning the build"
     for d in util $dirs; do make -C "$obj/$d" clean > /dev/null 2>&1; done
+    # (util's clean leaves the helper libraries' .la files, which then
+    # look up to date)
+    rm -rf "$obj"/util/*.la "$obj"/util/*.lo "$obj"/util/*.o "$obj"/util/.libs
 fi
 echo "$modsum" > "$obj/.modsum"
 
