@@ -164,6 +164,9 @@ run_line() { # dir, the line's words
     [ "$np" != 1 ] && label="$label:$np"
     log="$logs/$(echo "$label" | tr '/: ' '___').log"
     start=$(date +%s)
+    # a program make all leaves out (EXTRA_PROGRAMS, as f08/ext/allocmemf90)
+    # is made when it is run, as MPICH's runtests does
+    [ -x "$obj/$dir/$name" ] || make -C "$obj/$dir" "$name" > /dev/null 2>&1
     if [ ! -x "$obj/$dir/$name" ]; then
         rc=127
         echo "not built (see $obj/$(echo "${dir%%/*}" | tr / _)-make.log)" > "$log"
