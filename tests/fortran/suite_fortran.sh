@@ -101,6 +101,7 @@ if [ -x "$B/bin/mpifort" ]; then
     tcase fortran.status-error-field -t 60 -out "status error field ok" -- $MPIEXEC -n 2 "$FB/f_status_error"
     tcase fortran.attributes-languages -t 60 -out "attributes between languages ok" -- \
         $MPIEXEC -n 1 "$FB/f_attr_lang"
+    tcase fortran.sizeof-character -t 60 -out "^sizeof 1 1 5 8 5$" -- $MPIEXEC -n 1 "$FB/f_sizeof_char"
     tcase fortran.f08-rma -t 60 -out "f08 rma on 3 ok" -- $MPIEXEC -n 3 "$FB/f08_rma"
     tcase fortran.f08-rma-1 -t 60 -out "f08 rma on 1 ok" -- $MPIEXEC -n 1 "$FB/f08_rma"
     tcase fortran.memory-cray-pointer -t 60 -out "memory on 3 ok" -- $MPIEXEC -n 3 "$FB/f_memory"
