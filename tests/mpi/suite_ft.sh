@@ -19,6 +19,19 @@ tcase ft.pt2pt.with-ft -t 60 -out "ft_pt2pt: ok" -- $MPIEXEC --with-ft ulfm -n 4
 # without recovery mode a death still ends the job, fast
 tcase ft.pt2pt.no-recovery -t 60 -rc 137 -err "rank 3 .* killed by signal 9" -- $MPIEXEC -n 4 $TB/ft_pt2pt
 
+# the predefined attribute MPIX_FT: 1 in recovery mode, 0 otherwise
+tcase ft.attr.recovery -t 30 -out "ft_attr: flag 1 value 1" -- $FT -n 2 $TB/ft_attr
+tcase ft.attr.no-recovery -t 30 -out "ft_attr: flag 1 value 0" -- $MPIEXEC -n 2 $TB/ft_attr
+
+# a revocation reaches every survivor though all they call is a barrier
+# that fails at once (it still reads the others' notices), and pending
+# requests on the revoked communicator end with MPIX_ERR_REVOKED; on one
+# core, where the revoking rank and the readers take turns, too
+tcase ft.revoke.spread -t 60 -out "ft_revoke_spread: ok .3 survivors" -- $FT -n 4 $TB/ft_revoke_spread
+tcase ft.revoke.spread.one-core -t 60 -out "ft_revoke_spread: ok .5 survivors" -- taskset -c 0 $FT -n 6 $TB/ft_revoke_spread
+tcase ft.revoke.spread.waitall -t 60 -out "ft_revoke_spread: ok .3 survivors" -- taskset -c 0 $FT -n 4 $TB/ft_revoke_spread waitall
+tcase ft.revoke.spread.tcp -t 60 -out "ft_revoke_spread: ok .4 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 5 $TB/ft_revoke_spread
+
 # a death during each collective: the root (0) and another rank (2)
 for c in barrier bcast reduce allreduce gather allgather allgatherv scatter alltoall scan exscan \
          reduce_scatter_block ibarrier iallreduce; do
