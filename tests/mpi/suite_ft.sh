@@ -67,6 +67,11 @@ tcase ft.spawn.orphan -t 60 -rc any -err "MPI_ERRORS_ARE_FATAL on MPI_Init: " -n
     $FT -n 2 $TB/init_fails orphan
 tcase ft.spawn.orphan.return -t 60 -rc any -out "init_fails: MPI_Init returned class" -- \
     $FT --param initial_errhandler=mpi_errors_return -n 2 $TB/init_fails orphan
+# a spawn over a communicator holding a failed parent fails; the children
+# it launched end by themselves (their MPI_Init fails), and the parents'
+# job goes on (children wait for their parents pmix_timeout, connect_timeout)
+tcase ft.spawn.refused -t 60 -out "ft_spawn_refused: spawn failed, 2 survivors go on" \
+    -err "of spawned job .* exited with status" -noout "called MPI_Abort" -- $FT --param pmix_timeout=5 --param connect_timeout=5 -n 3 $TB/ft_spawn_refused
 tcase ft.spawn.leader -t 60 -out "ft_spawn: 3 children, child 0 failed, 2 shrunk" -- $FT -n 1 $TB/ft_spawn 3 0 run
 
 # a server with 5 client jobs (each its own mpiexec, no recovery mode), 2
