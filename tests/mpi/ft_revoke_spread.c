@@ -13,9 +13,11 @@
  * classes themselves (the value returned is compared with ==, as ULFM
  * codes do).
  *
- * Argument: "wait" (default) completes the two requests with MPI_Wait,
- * "waitall" with MPI_Waitall (whose handler call must carry the failed
- * request's own class, and return value MPI_ERR_IN_STATUS).
+ * Argument: "wait" (default) completes the two requests with MPI_Wait;
+ * "waitall", "testall", "waitsome" with those calls, whose handler call
+ * must carry the failed request's own class and which return
+ * MPI_ERR_IN_STATUS; "waitany" with MPI_Waitany, which returns the
+ * request's class.
  */
 #include "testutil.h"
 
@@ -106,21 +108,47 @@ int main(int argc, char **argv)
     CHECK(revoked, "the communicator is not revoked here after %ld barriers (%ld failed, the first with class %d) "
                    "in %.0f s", barriers, failed, first_class, MPI_Wtime() - t0);
 
-    /* the pending requests end with the revocation */
-    if (strcmp(mode, "waitall") == 0) {
-        MPI_Status st[2];
-        int rc = MPI_Waitall(2, reqs, st);
-        CHECK(class_of(rc) == MPI_ERR_IN_STATUS, "MPI_Waitall returned %#x, expected MPI_ERR_IN_STATUS", rc);
+    /* the pending requests end with the revocation; each completion
+     * call that fails calls the handler once */
+    long wait_errors = 0;
+    MPI_Status st[2];
+    if (strcmp(mode, "waitall") == 0 || strcmp(mode, "testall") == 0) {
+        int rc, done = 1;
+        if (mode[0] == 'w')
+            rc = MPI_Waitall(2, reqs, st);
+        else
+            rc = MPI_Testall(2, reqs, &done, st); /* both ended at the revocation */
+        wait_errors++;
+        CHECK(done, "MPI_Testall: the requests did not end with the revocation");
+        CHECK(class_of(rc) == MPI_ERR_IN_STATUS, "%s returned %#x, expected MPI_ERR_IN_STATUS", mode, rc);
         CHECK(class_of(st[0].MPI_ERROR) == MPIX_ERR_REVOKED && class_of(st[1].MPI_ERROR) == MPIX_ERR_REVOKED,
               "statuses: %#x %#x, expected MPIX_ERR_REVOKED", st[0].MPI_ERROR, st[1].MPI_ERROR);
+    } else if (strcmp(mode, "waitsome") == 0 || strcmp(mode, "waitany") == 0) {
+        for (int done = 0; done < 2;) {
+            int out = 0, idx[2], rc;
+            if (mode[4] == 's') {
+                rc = MPI_Waitsome(2, reqs, &out, idx, st);
+                CHECK(class_of(rc) == MPI_ERR_IN_STATUS, "MPI_Waitsome returned %#x, expected MPI_ERR_IN_STATUS", rc);
+            } else {
+                rc = MPI_Waitany(2, reqs, &idx[0], &st[0]);
+                out = 1;
+                CHECK(class_of(rc) == MPIX_ERR_REVOKED, "MPI_Waitany returned %#x, expected MPIX_ERR_REVOKED", rc);
+                st[0].MPI_ERROR = rc; /* (Waitany leaves the status's MPI_ERROR alone) */
+            }
+            wait_errors++;
+            for (int k = 0; k < out; k++)
+                CHECK(class_of(st[k].MPI_ERROR) == MPIX_ERR_REVOKED, "status %d: %#x, expected MPIX_ERR_REVOKED", k,
+                      st[k].MPI_ERROR);
+            done += out;
+        }
     } else {
         int rc = MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
         CHECK(class_of(rc) == MPIX_ERR_REVOKED, "MPI_Wait of the receive returned %#x, expected MPIX_ERR_REVOKED", rc);
         rc = MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
         CHECK(class_of(rc) == MPIX_ERR_REVOKED, "MPI_Wait of the send returned %#x, expected MPIX_ERR_REVOKED", rc);
+        wait_errors += 2;
     }
-    /* once per failed call */
-    long calls = failed + (strcmp(mode, "waitall") == 0 ? 1 : 2);
+    long calls = failed + wait_errors;
     CHECK(handler_calls == calls, "the error handler was called %d times, not %ld", handler_calls, calls);
 
     /* the survivors go on together */

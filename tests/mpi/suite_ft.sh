@@ -29,7 +29,9 @@ tcase ft.attr.no-recovery -t 30 -out "ft_attr: flag 1 value 0" -- $MPIEXEC -n 2 
 # core, where the revoking rank and the readers take turns, too
 tcase ft.revoke.spread -t 60 -out "ft_revoke_spread: ok .3 survivors" -- $FT -n 4 $TB/ft_revoke_spread
 tcase ft.revoke.spread.one-core -t 60 -out "ft_revoke_spread: ok .5 survivors" -- taskset -c 0 $FT -n 6 $TB/ft_revoke_spread
-tcase ft.revoke.spread.waitall -t 60 -out "ft_revoke_spread: ok .3 survivors" -- taskset -c 0 $FT -n 4 $TB/ft_revoke_spread waitall
+for m in waitall testall waitsome waitany; do
+    tcase ft.revoke.spread.$m -t 60 -out "ft_revoke_spread: ok .3 survivors" -- taskset -c 0 $FT -n 4 $TB/ft_revoke_spread $m
+done
 tcase ft.revoke.spread.tcp -t 60 -out "ft_revoke_spread: ok .4 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 5 $TB/ft_revoke_spread
 
 # a death during each collective: the root (0) and another rank (2)
