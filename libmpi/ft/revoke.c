@@ -81,8 +81,10 @@ int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (!flag)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPIX_Comm_is_revoked: flag must not be NULL");
-    /* the notice of another member may be waiting to be read */
-    if (tide_comm_faults && !tide_progress_depth)
+    /* the notice of another member may be waiting to be read (also
+     * while nothing has failed here yet: the notice makes the first
+     * fault state) */
+    if (!tide_progress_depth && !tide_lock_held_shared())
         tide_progress();
     *flag = tide_ft_revoked(c);
     return MPI_SUCCESS;

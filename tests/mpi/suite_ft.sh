@@ -32,6 +32,10 @@ tcase ft.revoke.spread.one-core -t 60 -out "ft_revoke_spread: ok .5 survivors" -
 for m in waitall testall waitsome waitany; do
     tcase ft.revoke.spread.$m -t 60 -out "ft_revoke_spread: ok .3 survivors" -- taskset -c 0 $FT -n 4 $TB/ft_revoke_spread $m
 done
+# a large send queued behind a full ring when its communicator is revoked
+# ends with the revocation (it used to wait for an answer for ever); the
+# receiver, whose only call is MPIX_Comm_is_revoked, learns of it
+tcase ft.revoke.queued -t 60 -out "ft_revoke_queued: ok" -- $FT -n 2 $TB/ft_revoke_queued
 tcase ft.revoke.spread.tcp -t 60 -out "ft_revoke_spread: ok .4 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 5 $TB/ft_revoke_spread
 
 # a death during each collective: the root (0) and another rank (2)
