@@ -75,6 +75,7 @@ void mpiexec_usage(FILE *f)
           "Other:\n"
           "  --stdin none|0           where mpiexec's stdin goes (default rank 0)\n"
           "  --param NAME=VALUE       set a runtime parameter (see --show-params)\n"
+          "  --initial-errhandler H   MPI 4.0's -initial-errhandler: --param initial_errhandler=H\n"
           "  --show-params            list every parameter, its value and its origin\n"
           "  -v, --verbose            log what the runtime does (repeat for more)\n"
           "  --version                print the version\n"
@@ -394,6 +395,12 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
             if (!eq || eq == v)
                 ERR("--param: expected NAME=VALUE, got '%s'", v);
             tide_argv_append(&o->params, v);
+        } else if (opt_match(a, "initial-errhandler", &v)) {
+            /* MPI 4.0's reserved mpiexec key: the parameter initial_errhandler */
+            NEED_VAL(a);
+            char kv[256];
+            snprintf(kv, sizeof kv, "initial_errhandler=%s", v);
+            tide_argv_append(&o->params, kv);
         } else if (opt_match(a, "show-params", &v)) {
             o->show_params = true;
         } else if (is(a, "-v") || opt_match(a, "verbose", &v)) {

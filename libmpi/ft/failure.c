@@ -370,6 +370,18 @@ int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn)
     return tide_ft_failed_error(fn, c, c->peers[source]);
 }
 
+/* ---- calls that fail at once ---- */
+
+void tide_ft_error_progress(int code)
+{
+    /* (not under the library lock held shared: the engine needs it whole) */
+    if (tide_progress_depth || !tide_is_active() || tide_lock_held_shared())
+        return;
+    int cls = tide_error_class_of(code);
+    if (cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_PROC_FAILED_PENDING || cls == MPIX_ERR_REVOKED)
+        tide_progress();
+}
+
 /* ---- start and end ---- */
 
 static bool hooked;

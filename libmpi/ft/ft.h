@@ -101,6 +101,14 @@ int tide_ft_probe_error(struct tide_comm *c, int source, const char *fn);
 /* The error MPI_Wait/MPI_Test give an interrupted request. */
 int tide_ft_pending_error(struct tide_request *r);
 
+/* A call is about to return code (before its error handler runs): if it
+ * is a failure or revocation, one pass of the progress engine. Such calls
+ * fail at once, without waiting; a process that makes nothing else (a
+ * loop of collectives on a communicator with a failed member, sends to a
+ * failed process) must still read what the others send it: the
+ * revocation notices above all. Nothing from inside the engine. */
+void tide_ft_error_progress(int code);
+
 /* Is this job in recovery mode (mpiexec --enable-recovery)? */
 bool tide_ft_recovery(void);
 /* A barrier that failures cannot hang: every survivor of c has entered it

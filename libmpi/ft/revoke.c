@@ -15,6 +15,7 @@
 #include "comm/comm_fault.h"
 #include "ft/ft.h"
 #include "mpi-ext.h"
+#include "pt2pt/progress.h"
 #include "pt2pt/protocol.h"
 
 static bool covers_all(void *arg, int tag)
@@ -80,6 +81,11 @@ int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
                         comm == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
     if (!flag)
         return TIDE_ERR_COMM(c, MPI_ERR_ARG, "MPIX_Comm_is_revoked: flag must not be NULL");
+    /* the notice of another member may be waiting to be read (also
+     * while nothing has failed here yet: the notice makes the first
+     * fault state) */
+    if (!tide_progress_depth && !tide_lock_held_shared())
+        tide_progress();
     *flag = tide_ft_revoked(c);
     return MPI_SUCCESS;
 }

@@ -206,7 +206,8 @@ typedef struct MPI_Status {
 #define MPI_WIN_DISP_UNIT TIDE_HANDLE(TIDE_KIND_KEYVAL, 10)
 #define MPI_WIN_CREATE_FLAVOR TIDE_HANDLE(TIDE_KIND_KEYVAL, 11)
 #define MPI_WIN_MODEL TIDE_HANDLE(TIDE_KIND_KEYVAL, 12)
-#define TIDE_BUILTIN_KEYVAL_COUNT 13
+/* 13: MPIX_FT (mpi-ext.h), an attribute of MPI_COMM_WORLD */
+#define TIDE_BUILTIN_KEYVAL_COUNT 14
 
 /* ---- Error classes ---- */
 #define MPI_SUCCESS 0

@@ -68,12 +68,16 @@ void tide_progress_wake(void)
     }
 }
 
+_Thread_local int tide_progress_depth;
+
 int tide_progress(void)
 {
+    tide_progress_depth++;
     int n = tide_transports_progress();
     n += tide_protocol_progress();
     for (int i = 0; i < nhooks; i++)
         n += hooks[i]();
+    tide_progress_depth--;
     return n;
 }
 
@@ -145,6 +149,7 @@ void tide_progress_until(bool (*done)(void *), void *arg)
 {
     int idle = 0;
     long idle_since = 0;
+    tide_progress_depth++;
     while (!done(arg)) {
         /* the full progress after work, every 16th idle pass and once
          * spinning has given way to yielding; the quick one between */
@@ -176,6 +181,7 @@ void tide_progress_until(bool (*done)(void *), void *arg)
             idle_since = 0;
         }
     }
+    tide_progress_depth--;
 }
 
 static bool flag_set(void *arg)

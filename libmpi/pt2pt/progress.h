@@ -20,6 +20,9 @@ int tide_progress(void);
 void tide_progress_until(bool (*done)(void *), void *arg);
 /* Progress until *flag becomes true. */
 void tide_progress_wait_flag(volatile bool *flag);
+/* How deep this thread is in tide_progress / tide_progress_until (0:
+ * not inside the engine). */
+extern _Thread_local int tide_progress_depth;
 /* Extra work run on every pass (collective schedules, RMA, ...). */
 void tide_progress_register(int (*fn)(void));
 void tide_progress_init(void);

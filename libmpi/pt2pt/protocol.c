@@ -673,6 +673,13 @@ static inline size_t chunk_for(const struct tide_proc *p, const struct tide_tran
 /* Try to put the send out: 0 done (or waiting for an answer), 1 busy, <0 error */
 static int send_try(struct tide_request *s)
 {
+    /* queued here when its communicator was revoked or its receiver
+     * failed: it would wait for an answer that will not come (the
+     * revocation ended only the sends already waiting) */
+    if (__builtin_expect(tide_comm_faults, 0) && (revoked_coll(s) || tide_ft_refuse_op(s))) {
+        tide_request_complete(s);
+        return 0;
+    }
     struct tide_transport *tx = s->tx;
     struct tide_hdr h;
     fill_envelope(&h, s);

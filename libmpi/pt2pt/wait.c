@@ -3,7 +3,9 @@
  * MPI_Request_get_status and MPI_Request_free. A null handle or an
  * inactive persistent request counts as complete with an empty status.
  * The multiple-completion calls report a failed request with
- * MPI_ERR_IN_STATUS and each status's MPI_ERROR. No other call writes a
+ * MPI_ERR_IN_STATUS and each status's MPI_ERROR, after calling the error
+ * handler with the first failed request's own error (as Open MPI does:
+ * a ULFM handler sees MPIX_ERR_PROC_FAILED). No other call writes a
  * status's MPI_ERROR (but for the empty status, which has MPI_SUCCESS):
  * the standard leaves it to those calls, and only when they return
  * MPI_ERR_IN_STATUS.
@@ -17,6 +19,7 @@
 #include "comm/comm.h"
 #include "ft/ft.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static struct tide_request *lookup(MPI_Request h)
@@ -293,11 +296,29 @@ static void note_error(MPI_Status statuses[], int n, int err, int *failed)
         statuses[n].MPI_ERROR = err;
 }
 
+/* A multiple-completion call saw requests fail, the first with first_err
+ * (on communicator c, retained, or NULL): as Open MPI does, the error
+ * handler is called with that request's own error (so a handler sees
+ * MPIX_ERR_PROC_FAILED, not MPI_ERR_IN_STATUS), and the call returns
+ * MPI_ERR_IN_STATUS; each status's MPI_ERROR tells which failed. */
+static int raise_in_status(const char *fn, struct tide_comm *c, int first_err, int index)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len;
+    if (tide_error_message(first_err, msg, &len) != 0)
+        snprintf(msg, sizeof msg, "error %d", first_err);
+    tide_raise_comm(c, first_err);
+    if (c)
+        tide_comm_release(c);
+    return tide_err(MPI_ERR_IN_STATUS, "%s: the request at index %d failed (%.300s); see the MPI_ERROR field of "
+                                       "each status", fn, index, msg);
+}
+
 /* Finish every request (rp: the requests already looked up, or NULL);
  * MPI_ERR_IN_STATUS if any failed. */
-static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, MPI_Status statuses[])
+static int finish_all(const char *fn, int count, MPI_Request reqs[], struct tide_request **rp, MPI_Status statuses[])
 {
-    int failed = 0;
+    int failed = 0, first_err = MPI_SUCCESS, first_index = -1;
     struct tide_comm *c = NULL;
     for (int i = 0; i < count; i++) {
         struct tide_request *r = rp ? rp[i] : lookup(reqs[i]);
@@ -307,21 +328,25 @@ static int finish_all(int count, MPI_Request reqs[], struct tide_request **rp, M
                 tide_status_empty(st);
             continue;
         }
-        if (!c && (r->error != MPI_SUCCESS || !r->complete) && r->comm) {
-            c = r->comm;
-            tide_comm_retain(c);
-        }
+        /* the communicator of a request that may fail outlives finish() */
+        struct tide_comm *rcomm = first_err == MPI_SUCCESS && (r->error != MPI_SUCCESS || !r->complete ||
+                                                               r->kind == TIDE_REQ_GREQ) ? r->comm : NULL;
+        if (rcomm)
+            tide_comm_retain(rcomm);
         /* an interrupted wildcard receive stays active (ft/ft.h) */
-        note_error(statuses, i, r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r), &failed);
+        int err = r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r);
+        if (err != MPI_SUCCESS && first_err == MPI_SUCCESS) {
+            first_err = err;
+            first_index = i;
+            c = rcomm;
+        } else if (rcomm) {
+            tide_comm_release(rcomm);
+        }
+        note_error(statuses, i, err, &failed);
     }
-    int rc = MPI_SUCCESS;
-    if (failed) {
-        rc = tide_err(MPI_ERR_IN_STATUS, "a request failed: see the MPI_ERROR field of its status");
-        tide_raise_comm(c, rc);
-    }
-    if (c)
-        tide_comm_release(c);
-    return rc;
+    if (failed)
+        return raise_in_status(fn, c, first_err, first_index);
+    return MPI_SUCCESS;
 }
 
 /* Waitall looks each request up once, into this many local slots (more
@@ -352,7 +377,7 @@ int tide_waitall_full(int count, MPI_Request reqs[], MPI_Status statuses[])
         if (!inactive(r) && !r->complete)
             tide_progress_until(one_done, r);
     }
-    return finish_all(count, reqs, rp, statuses);
+    return finish_all("MPI_Waitall", count, reqs, rp, statuses);
 }
 
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
@@ -372,15 +397,16 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
         return MPI_SUCCESS;
     }
     *flag = 1;
-    return finish_all(count, reqs, NULL, statuses);
+    return finish_all("MPI_Testall", count, reqs, NULL, statuses);
 }
 TIDE_ALIAS(MPI_Testall)
 
 /* ---- some ---- */
 
-static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+static int finish_some(const char *fn, int count, MPI_Request reqs[], int *outcount, int indices[],
+                       MPI_Status statuses[])
 {
-    int n = 0, active = 0, failed = 0;
+    int n = 0, active = 0, failed = 0, first_err = MPI_SUCCESS, first_index = -1;
     struct tide_comm *c = NULL;
     for (int i = 0; i < count; i++) {
         struct tide_request *r = lookup(reqs[i]);
@@ -390,23 +416,27 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
         if (!r->complete && !r->ft_interrupted)
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
-        if (!c && (r->error != MPI_SUCCESS || !r->complete) && r->comm) {
-            c = r->comm;
-            tide_comm_retain(c);
-        }
+        /* the communicator of a request that may fail outlives finish() */
+        struct tide_comm *rcomm = first_err == MPI_SUCCESS && (r->error != MPI_SUCCESS || !r->complete ||
+                                                               r->kind == TIDE_REQ_GREQ) ? r->comm : NULL;
+        if (rcomm)
+            tide_comm_retain(rcomm);
         /* an interrupted wildcard receive stays active (ft/ft.h) */
-        note_error(statuses, n, r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r), &failed);
+        int err = r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r);
+        if (err != MPI_SUCCESS && first_err == MPI_SUCCESS) {
+            first_err = err;
+            first_index = i;
+            c = rcomm;
+        } else if (rcomm) {
+            tide_comm_release(rcomm);
+        }
+        note_error(statuses, n, err, &failed);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
-    int rc = MPI_SUCCESS;
-    if (failed) {
-        rc = tide_err(MPI_ERR_IN_STATUS, "a request failed: see the MPI_ERROR field of its status");
-        tide_raise_comm(c, rc);
-    }
-    if (c)
-        tide_comm_release(c);
-    return rc;
+    if (failed)
+        return raise_in_status(fn, c, first_err, first_index);
+    return MPI_SUCCESS;
 }
 
 static bool some_done(void *arg)
@@ -425,7 +455,7 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Waitsome: outcount and array_of_indices must not be NULL");
     struct allset s = {incount, reqs};
     tide_progress_until(some_done, &s);
-    return finish_some(incount, reqs, outcount, indices, statuses);
+    return finish_some("MPI_Waitsome", incount, reqs, outcount, indices, statuses);
 }
 TIDE_ALIAS(MPI_Waitsome)
 
@@ -438,7 +468,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
     if (!outcount || (incount > 0 && !indices))
         return TIDE_ERR(MPI_ERR_ARG, "MPI_Testsome: outcount and array_of_indices must not be NULL");
     tide_progress();
-    return finish_some(incount, reqs, outcount, indices, statuses);
+    return finish_some("MPI_Testsome", incount, reqs, outcount, indices, statuses);
 }
 TIDE_ALIAS(MPI_Testsome)
 

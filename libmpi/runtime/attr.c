@@ -6,6 +6,8 @@
 #include "runtime/api.h"
 #include "runtime/attr.h"
 #include "comm/comm.h"
+#include "ft/ft.h"
+#include "mpi-ext.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@ static int attr_wtime_is_global = 0;
 static int attr_universe_size;
 static int attr_appnum;
 static int attr_lastusedcode = MPI_ERR_LASTCODE;
+static int attr_ft; /* MPIX_FT: recovery mode */
 static struct keyval predefined_kv[TIDE_BUILTIN_KEYVAL_COUNT];
 
 static const char *kind_name(int kind)
@@ -255,6 +258,10 @@ static int predefined_get(int kind, int obj, int keyval, void *value_out, int *f
         case MPI_UNIVERSE_SIZE: p = &attr_universe_size; break;
         case MPI_APPNUM: p = &attr_appnum; break;
         case MPI_LASTUSEDCODE: p = &attr_lastusedcode; break;
+        case MPIX_FT:
+            attr_ft = tide_ft_recovery() ? 1 : 0;
+            p = &attr_ft;
+            break;
         default: break;
         }
     }
@@ -388,7 +395,9 @@ void tide_attr_init_predefined(void)
 {
     for (int i = 1; i < TIDE_BUILTIN_KEYVAL_COUNT; i++) {
         predefined_kv[i].handle = TIDE_HANDLE(TIDE_KIND_KEYVAL, i);
-        predefined_kv[i].kind = i >= (int)TIDE_HANDLE_INDEX(MPI_WIN_BASE) ? TIDE_ATTR_WIN : TIDE_ATTR_COMM;
+        predefined_kv[i].kind = i >= (int)TIDE_HANDLE_INDEX(MPI_WIN_BASE) && i <= (int)TIDE_HANDLE_INDEX(MPI_WIN_MODEL)
+                                    ? TIDE_ATTR_WIN
+                                    : TIDE_ATTR_COMM;
         predefined_kv[i].predefined = 1;
         predefined_kv[i].refcount = 1;
     }

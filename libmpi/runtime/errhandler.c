@@ -5,6 +5,7 @@
  * what MPI_ERRORS_ARE_FATAL does.
  */
 #include "runtime/api.h"
+#include "ft/ft.h"
 #include "runtime/errhandler.h"
 #include "runtime/abort.h"
 #include "runtime/runtime.h"
@@ -88,6 +89,7 @@ typedef void comm_eh_fn(MPI_Comm *, int *, ...);
 
 int tide_errhandler_invoke(MPI_Errhandler eh, int kind, int obj, const char *objname, int code)
 {
+    tide_ft_error_progress(code);
     struct tide_errhandler *e = tide_errhandler_get(eh);
     if (!e || e == &eh_fatal) {
         char where[MPI_MAX_OBJECT_NAME + 64];

@@ -7,6 +7,7 @@
 #include "runtime/attr.h"
 #include "mpi-ext.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,30 +97,21 @@ static const char *const class_strings[] = {
 };
 #define NCLASS_STRINGS ((int)(sizeof class_strings / sizeof class_strings[0]))
 
-/* ---- ring of messages for composite codes ---- */
-#define RING_BITS 12
-#define RING_SIZE (1 << RING_BITS)
-#define GEN_BITS 8
-
-struct ring_entry {
-    unsigned gen;
-    int errclass;
-    char msg[MPI_MAX_ERROR_STRING];
-};
-static struct ring_entry ring[RING_SIZE];
-static unsigned ring_next;
-static unsigned ring_gen = 1;
+/* ---- the last message of each predefined class ----
+ *
+ * A failing call returns its error class itself (as Open MPI does: codes
+ * written for ULFM compare the value with MPIX_ERR_PROC_FAILED), and its
+ * message, naming the function and the argument, becomes the string of
+ * that class until the next error of the class: MPI_Error_string of the
+ * value just returned gives it. */
+static char last_msg[MPI_ERR_LASTCODE + 1][MPI_MAX_ERROR_STRING];
+/* the I/O thread fails calls too */
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int tide_err(int errclass, const char *fmt, ...)
 {
-    /* atomic: the I/O thread makes error codes too */
-    unsigned slot = __atomic_fetch_add(&ring_next, 1, __ATOMIC_RELAXED) & (RING_SIZE - 1);
-    if (slot == RING_SIZE - 1)
-        ring_gen = (ring_gen + 1) & ((1u << GEN_BITS) - 1);
-    unsigned gen = ring_gen ? ring_gen : 1;
-    struct ring_entry *e = &ring[slot];
-    e->gen = gen;
-    e->errclass = errclass;
+    if (errclass <= MPI_SUCCESS || errclass > MPI_ERR_LASTCODE)
+        return errclass;
     char detail[MPI_MAX_ERROR_STRING];
     va_list ap;
     va_start(ap, fmt);
@@ -127,11 +119,11 @@ int tide_err(int errclass, const char *fmt, ...)
     va_end(ap);
     const char *cls = tide_error_class_string(errclass);
     /* "MPI_ERR_RANK: invalid rank" -> take the class name */
-    char name[64];
     size_t nl = strcspn(cls, ":");
-    snprintf(name, sizeof name, "%.*s", (int)nl, cls);
-    snprintf(e->msg, sizeof e->msg, "%.60s: %.440s", name, detail);
-    return TIDE_ERRCODE_FLAG | (int)(gen << (10 + RING_BITS)) | (int)(slot << 10) | (errclass & 0x3ff);
+    pthread_mutex_lock(&last_lock);
+    snprintf(last_msg[errclass], sizeof last_msg[errclass], "%.*s: %.440s", (int)(nl < 60 ? nl : 60), cls, detail);
+    pthread_mutex_unlock(&last_lock);
+    return errclass;
 }
 
 /* ---- user-defined classes and codes ---- */
@@ -160,10 +152,6 @@ int tide_error_class_of(int code)
 {
     if (code >= 0 && code <= MPI_ERR_LASTCODE)
         return code;
-    if (code & TIDE_ERRCODE_FLAG) {
-        int c = TIDE_ERRCODE_CLASS(code);
-        return c <= last_used_code ? c : -1;
-    }
     struct user_code *u = user_code(code);
     return u ? u->errclass : -1;
 }
@@ -186,15 +174,15 @@ const char *tide_error_class_string(int errclass)
 int tide_error_message(int code, char *buf, int *len)
 {
     const char *s = NULL;
-    if (code >= 0 && code <= MPI_ERR_LASTCODE) {
+    if (code > MPI_SUCCESS && code <= MPI_ERR_LASTCODE) {
+        pthread_mutex_lock(&last_lock);
+        snprintf(buf, MPI_MAX_ERROR_STRING, "%s", last_msg[code][0] ? last_msg[code] : tide_error_class_string(code));
+        pthread_mutex_unlock(&last_lock);
+        *len = (int)strlen(buf);
+        return 0;
+    }
+    if (code == MPI_SUCCESS) {
         s = tide_error_class_string(code);
-    } else if (code & TIDE_ERRCODE_FLAG) {
-        unsigned slot = ((unsigned)code >> 10) & (RING_SIZE - 1);
-        unsigned gen = ((unsigned)code >> (10 + RING_BITS)) & ((1u << GEN_BITS) - 1);
-        if (ring[slot].gen == gen && ring[slot].errclass == TIDE_ERRCODE_CLASS(code))
-            s = ring[slot].msg;
-        else
-            s = tide_error_class_string(TIDE_ERRCODE_CLASS(code));
     } else {
         struct user_code *u = user_code(code);
         if (!u)
@@ -313,6 +301,9 @@ TIDE_ALIAS(MPI_Add_error_string)
 
 void tide_errors_finalize(void)
 {
+    pthread_mutex_lock(&last_lock);
+    memset(last_msg, 0, sizeof last_msg);
+    pthread_mutex_unlock(&last_lock);
     for (int i = 0; i < nuser_codes; i++)
         free(user_codes[i].string);
     free(user_codes);

@@ -1,26 +1,26 @@
 /*
  * errors.h: error codes, classes and messages.
  *
- * A failing call returns a code that carries its class and a message
- * naming the function and the argument: tide_err(class, fmt, ...) makes it
- * (codes are (1 << 30) | generation | slot | class, messages kept in a ring),
- * and MPI_Error_string returns the message. tide_raise_* then invokes the
- * error handler of the object the call was made on.
+ * A failing call returns its error class itself (as Open MPI does; ULFM
+ * codes compare the value with MPIX_ERR_PROC_FAILED), and a message naming
+ * the function and the argument: tide_err(class, fmt, ...) records the
+ * message as the string of that class until the next error of the class
+ * (MPI_Error_string of the value just returned gives it) and returns the
+ * class. tide_raise_* then invokes the error handler of the object the
+ * call was made on.
  */
 #ifndef TIDE_ERRORS_H
 #define TIDE_ERRORS_H
 
 #include "mpi.h"
 
-#define TIDE_ERRCODE_FLAG (1 << 30)
-#define TIDE_ERRCODE_CLASS(c) ((c) & 0x3ff)
 #define TIDE_MAX_ERROR_CLASS 1023
 
 struct tide_comm;
 struct tide_win;
 struct tide_file;
 
-/* Make an error code of `errclass` with a formatted message. */
+/* The error of `errclass` with a formatted message: returns errclass. */
 int tide_err(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The class of a code, or -1 if it is not a valid code. */
 int tide_error_class_of(int code);

@@ -9,6 +9,7 @@
  * values at most MPI_MAX_INFO_VAL characters; both are case sensitive.
  */
 #include "runtime/api.h"
+#include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/runtime.h"
 
@@ -204,6 +205,9 @@ static void fill_env(struct tide_info *info, int argc, char **argv)
      * MPI_Finalize, the one MPI_Init gives (so the key is there and
      * agrees at every stage of a program that calls MPI_Init) */
     put(info, "thread_level", thread_level_name(runtime_up() ? tide.thread_level : MPI_THREAD_SINGLE));
+    /* MPI 4.0: the initial error handler (mpiexec -initial-errhandler) */
+    put(info, "mpi_initial_errhandler",
+        tide_initial_errhandler() == MPI_ERRORS_RETURN ? "mpi_errors_return" : "mpi_errors_are_fatal");
 }
 
 static void build_env(void)

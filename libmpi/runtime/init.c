@@ -13,11 +13,48 @@
 #include "params.h"
 
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct tide_state tide;
+
+/* A rank's stdout reaches its daemon through a pipe, so the C library
+ * buffers it fully and a rank that dies (a failure test's raise(SIGKILL))
+ * loses its last lines. Open MPI's ranks write to a terminal, which
+ * buffers by line: so do ours (parameter stdout_line_buffered), unless
+ * the program set its own buffer or has written already. */
+static void stdout_by_line(void)
+{
+    if (!tide.have_pmix || tide_config_int("stdout_line_buffered") == 0 || isatty(STDOUT_FILENO) ||
+        __fbufsize(stdout) != 0 || __flbf(stdout))
+        return;
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+}
+
+static bool recovery_job(void)
+{
+    const char *mode = getenv("TIDE_ENABLE_RECOVERY"); /* set by mpiexec */
+    return mode && strcmp(mode, "1") == 0;
+}
+
+/* A spawned process of a job in recovery mode whose MPI_Init failed
+ * (its parents gave up the spawn, or died): an abort would end the whole
+ * run, the parents' job with it, though they go on without these
+ * children. It ends only itself, saying why; mpiexec takes that as a
+ * failure of this rank, and the parents' job goes on. */
+static void end_this_process(const char *fn, int code)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len;
+    if (tide_error_message(code, msg, &len) != 0)
+        snprintf(msg, sizeof msg, "error code %d", code);
+    fprintf(stderr, "MPI_ERRORS_ARE_FATAL on %s: %s\n", fn, msg);
+    fflush(stderr);
+    int cls = tide_error_class_of(code);
+    _exit(cls > 0 && cls < 256 ? cls : 1);
+}
 
 static int init_common(int required, int *provided, const char *fn)
 {
@@ -31,13 +68,17 @@ static int init_common(int required, int *provided, const char *fn)
          * spawned job cut off from its parents) must not go on as if it
          * were a job of its own: the initial error handler decides, and
          * by default it ends the process with the reason */
-        if (tide_initial_errhandler() != MPI_ERRORS_RETURN)
+        if (tide_initial_errhandler() != MPI_ERRORS_RETURN) {
+            if (tide.spawned && recovery_job())
+                end_this_process(fn, rc);
             tide_fatal_error(fn, rc);
+        }
         return rc;
     }
     if (provided)
         *provided = tide.thread_level;
     tide.initialized = 1;
+    stdout_by_line();
     return MPI_SUCCESS;
 }
 

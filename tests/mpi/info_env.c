@@ -2,7 +2,8 @@
  * info_env.c: MPI_INFO_ENV. Usage: info_env NPROCS THREAD_LEVEL [ARGS...]
  * (THREAD_LEVEL: single or multiple, the level asked of MPI_Init_thread).
  * Checks command, argv, maxprocs, thread_level, wdir (the directory it
- * was started in) and that the object is predefined (not freed, dup-able).
+ * was started in) and that the object is predefined (not freed, dup-able);
+ * prints mpi_initial_errhandler (mpiexec -initial-errhandler).
  */
 #include "testutil.h"
 
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
     CHECK(strcmp(v, cwd) == 0, "wdir '%s', expected '%s'", v, cwd);
     CHECK(get("host", v) && v[0], "no host");
     CHECK(get("arch", v) && v[0], "no arch");
+    char errh[MPI_MAX_INFO_VAL + 1];
+    CHECK(get("mpi_initial_errhandler", errh), "no mpi_initial_errhandler");
     int n = 0;
     CHECK_OK(MPI_Info_get_nkeys(MPI_INFO_ENV, &n));
     CHECK(n >= 7, "MPI_INFO_ENV has %d keys", n);
@@ -58,7 +61,7 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0)
-        printf("info_env: ok (%d keys)\n", n);
+        printf("info_env: ok (%d keys, mpi_initial_errhandler %s)\n", n, errh);
     MPI_Finalize();
     return 0;
 }

@@ -19,6 +19,25 @@ tcase ft.pt2pt.with-ft -t 60 -out "ft_pt2pt: ok" -- $MPIEXEC --with-ft ulfm -n 4
 # without recovery mode a death still ends the job, fast
 tcase ft.pt2pt.no-recovery -t 60 -rc 137 -err "rank 3 .* killed by signal 9" -- $MPIEXEC -n 4 $TB/ft_pt2pt
 
+# the predefined attribute MPIX_FT: 1 in recovery mode, 0 otherwise
+tcase ft.attr.recovery -t 30 -out "ft_attr: flag 1 value 1" -- $FT -n 2 $TB/ft_attr
+tcase ft.attr.no-recovery -t 30 -out "ft_attr: flag 1 value 0" -- $MPIEXEC -n 2 $TB/ft_attr
+
+# a revocation reaches every survivor though all they call is a barrier
+# that fails at once (it still reads the others' notices), and pending
+# requests on the revoked communicator end with MPIX_ERR_REVOKED; on one
+# core, where the revoking rank and the readers take turns, too
+tcase ft.revoke.spread -t 60 -out "ft_revoke_spread: ok .3 survivors" -- $FT -n 4 $TB/ft_revoke_spread
+tcase ft.revoke.spread.one-core -t 60 -out "ft_revoke_spread: ok .5 survivors" -- taskset -c 0 $FT -n 6 $TB/ft_revoke_spread
+for m in waitall testall waitsome waitany; do
+    tcase ft.revoke.spread.$m -t 60 -out "ft_revoke_spread: ok .3 survivors" -- taskset -c 0 $FT -n 4 $TB/ft_revoke_spread $m
+done
+# a large send queued behind a full ring when its communicator is revoked
+# ends with the revocation (it used to wait for an answer for ever); the
+# receiver, whose only call is MPIX_Comm_is_revoked, learns of it
+tcase ft.revoke.queued -t 60 -out "ft_revoke_queued: ok" -- $FT -n 2 $TB/ft_revoke_queued
+tcase ft.revoke.spread.tcp -t 60 -out "ft_revoke_spread: ok .4 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 5 $TB/ft_revoke_spread
+
 # a death during each collective: the root (0) and another rank (2)
 for c in barrier bcast reduce allreduce gather allgather allgatherv scatter alltoall scan exscan \
          reduce_scatter_block ibarrier iallreduce; do
@@ -54,6 +73,11 @@ tcase ft.spawn.orphan -t 60 -rc any -err "MPI_ERRORS_ARE_FATAL on MPI_Init: " -n
     $FT -n 2 $TB/init_fails orphan
 tcase ft.spawn.orphan.return -t 60 -rc any -out "init_fails: MPI_Init returned class" -- \
     $FT --param initial_errhandler=mpi_errors_return -n 2 $TB/init_fails orphan
+# a spawn over a communicator holding a failed parent fails; the children
+# it launched end by themselves (their MPI_Init fails), and the parents'
+# job goes on (children wait for their parents pmix_timeout, connect_timeout)
+tcase ft.spawn.refused -t 60 -out "ft_spawn_refused: spawn failed, 2 survivors go on" \
+    -err "of spawned job .* exited with status" -noout "called MPI_Abort" -- $FT --param pmix_timeout=5 --param connect_timeout=5 -n 3 $TB/ft_spawn_refused
 tcase ft.spawn.leader -t 60 -out "ft_spawn: 3 children, child 0 failed, 2 shrunk" -- $FT -n 1 $TB/ft_spawn 3 0 run
 
 # a server with 5 client jobs (each its own mpiexec, no recovery mode), 2

@@ -6,6 +6,10 @@ tcase info.env.1 -out "info_env: ok" -- $MPIEXEC -n 1 $TB/info_env 1 single
 tcase info.env.4-multiple -out "info_env: ok" -- $MPIEXEC -n 4 $TB/info_env 4 multiple alpha beta
 mkdir -p "$B/tests/info-wdir"
 tcase info.env.wdir -out "info_env: ok" -- $MPIEXEC -n 2 --wdir "$B/tests/info-wdir" $TB/info_env 2 single
+# MPI 4.0's mpiexec -initial-errhandler, and the key that tells it
+tcase info.env.errh-default -out "mpi_initial_errhandler mpi_errors_are_fatal" -- $MPIEXEC -n 1 $TB/info_env 1 single
+tcase info.env.errh-return -out "mpi_initial_errhandler mpi_errors_return" -- \
+    $MPIEXEC -initial-errhandler mpi_errors_return -n 2 $TB/info_env 2 single
 tcase info.env.singleton -out "info_env: ok" -- $TB/info_env 1 single x
 tcase info.string.1 -t 30 -out "info_string: ok" -- $MPIEXEC -n 1 $TB/info_string 1
 tcase info.string.3 -t 30 -out "info_string: ok" -- $MPIEXEC -n 3 $TB/info_string 3 alpha "b c"

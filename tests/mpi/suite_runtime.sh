@@ -149,3 +149,10 @@ tcase rt.init.no-pmix.return -t 30 -out "init_fails: MPI_Init returned class 16:
     env TIDE_INITIAL_ERRHANDLER=mpi_errors_return PMIX_NAMESPACE=tide.nowhere.1.0 PMIX_RANK=0 \
     "PMIX_SERVER_URI41=pmix-server.1;tcp4://127.0.0.1:1" "PMIX_SERVER_URI4=pmix-server.1;tcp4://127.0.0.1:1" \
     "PMIX_SERVER_URI3=pmix-server.1;tcp4://127.0.0.1:1" $TB/init_fails join
+
+# a rank's stdout is buffered by line: the last line of a rank that dies
+# gets out (stdout_line_buffered); without it, the C library's full
+# buffering of a pipe loses it
+tcase rt.stdout-lines -t 60 -out "rank 1 says this and dies" -- $MPIEXEC --enable-recovery -n 2 $TB/rt_stdout_lines
+tcase rt.stdout-lines.off -t 60 -out "rank 0 done" -noout "rank 1 says" -- \
+    $MPIEXEC --enable-recovery --param stdout_line_buffered=0 -n 2 $TB/rt_stdout_lines
