@@ -375,7 +375,8 @@ static int conn_seal_keys(struct tcp_conn *c, const uint8_t *prove, const uint8_
     memcpy(salt, c->nonce_a, TIDE_NONCE_LEN);
     memcpy(salt + TIDE_NONCE_LEN, c->hello.nonce_c, TIDE_NONCE_LEN);
     memcpy(salt + 2 * TIDE_NONCE_LEN, c->hello.mac, TIDE_MAC_LEN);
-    struct tide_ctlcrypt *k = tide_ctlcrypt_new(ikm, 2 * kl, salt, sizeof salt, whole ? "rank link" : "rank link secrets",
+    const char *label = whole ? "rank link" : "rank link secrets";
+    struct tide_ctlcrypt *k = tide_ctlcrypt_new(ikm, 2 * kl, salt, sizeof salt, label,
                                                 c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
     memset(ikm, 0, sizeof ikm);
     if (whole)
