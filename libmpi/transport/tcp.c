@@ -44,11 +44,13 @@
  *
  * With encrypt=0 the frames of messages that carry a secret (marked
  * TIDE_MSGF_SEALED: the port's token, member lists with LINK keys) are
- * sealed all the same, one by one, with keys of their own that every
- * connection derives at its handshake ("rank link secrets"): such a frame
- * goes as [u32 SEALED_FRAME | record length][record], the record sealed
- * as above; its counter advances with the sealed frames only. Other frames
- * keep every fast path.
+ * sealed all the same, one by one, with keys of their own ("rank link
+ * secrets", from the same handshake material, derived when the
+ * connection first seals or opens such a frame, so that a connection
+ * that never carries one pays nothing): such a frame goes as
+ * [u32 SEALED_FRAME | record length][record], the record sealed as above;
+ * its counter advances with the sealed frames only. Other frames keep
+ * every fast path.
  */
 #include "runtime/api.h"
 #include "runtime/spinlock.h"
@@ -89,6 +91,10 @@
 #define MAX_FRAME ((64u << 20) + 4096)
 /* In a frame's length word: a sealed record follows (encrypt=0; see above). */
 #define SEALED_FRAME 0x80000000u
+/* What a connection's keys come from: the length of the input keying
+ * material, the keys both ends proved, the salt. */
+#define SEAL_SALT_LEN (2 * TIDE_NONCE_LEN + TIDE_MAC_LEN)
+#define SEAL_MATERIAL_LEN (1 + 2 * TIDE_KEY_LEN + SEAL_SALT_LEN)
 #define MAX_LISTENERS 8
 
 enum conn_state { C_CONNECTING, C_WAIT_CHALLENGE, C_WAIT_REPLY, C_WAIT_HELLO, C_OPEN, C_DEAD };
@@ -139,6 +145,7 @@ struct tcp_conn {
     bool held; /* the frame at the head of rbuf waits for the exclusive engine */
     struct tide_ctlcrypt *crypt; /* encrypt=1: the keys of this connection */
     struct tide_ctlcrypt *scrypt; /* encrypt=0: the keys of its frames marked TIDE_MSGF_SEALED */
+    uint8_t *smaterial;           /* what scrypt is derived from when first needed (seal_material) */
     uint8_t *pbuf;               /* an opened frame */
     size_t pcap;
 };
@@ -238,6 +245,10 @@ static void conn_free(struct tcp_conn *c)
 {
     tide_ctlcrypt_free(c->crypt);
     tide_ctlcrypt_free(c->scrypt);
+    if (c->smaterial) {
+        memset(c->smaterial, 0, SEAL_MATERIAL_LEN);
+        free(c->smaterial);
+    }
     free(c->pbuf);
     free(c->rbuf);
     free(c);
@@ -352,9 +363,15 @@ static struct frame *frame_of_rest(const struct iovec *iov, int n, size_t done, 
     return f;
 }
 
-/* ---- encrypt=1 ---- */
+/* ---- sealing: every frame (encrypt=1, PORT) or secret-bearing ones ---- */
 
 static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h);
+
+static struct tide_ctlcrypt *seal_keys_of(const struct tcp_conn *c, const uint8_t *m, const char *label)
+{
+    return tide_ctlcrypt_new(m + 1, m[0], m + 1 + 2 * TIDE_KEY_LEN, SEAL_SALT_LEN, label,
+                             c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
+}
 
 /* The keys of a connection that has just opened. The connector proved
  * `connector_key`, the acceptor `acceptor_key` (both ends know both); the
@@ -365,25 +382,42 @@ static int conn_seal_keys(struct tcp_conn *c, const uint8_t *prove, const uint8_
     /* a PORT-kind connection is always sealed: it carries the port's
      * token (CONNECT) and the groups' LINK keys (GROUP), and little else;
      * any other connection seals its secret-bearing frames only, with
-     * keys of another label */
+     * keys of another label, made when first needed (secret_keys) */
     bool whole = tcp.encrypt || c->kind == TIDE_AUTH_PORT;
+    uint8_t here[SEAL_MATERIAL_LEN];
+    uint8_t *m = whole ? here : malloc(SEAL_MATERIAL_LEN);
+    if (!m)
+        return -1;
+    /* [ikm length][connector's key, acceptor's key][salt: both nonces, the hello's proof] */
     const uint8_t *connector_key = c->outgoing ? prove : check;
     const uint8_t *acceptor_key = c->outgoing ? check : prove;
-    uint8_t ikm[2 * TIDE_KEY_LEN], salt[2 * TIDE_NONCE_LEN + TIDE_MAC_LEN];
-    memcpy(ikm, connector_key, kl);
-    memcpy(ikm + kl, acceptor_key, kl);
+    m[0] = (uint8_t)(2 * kl);
+    memcpy(m + 1, connector_key, kl);
+    memcpy(m + 1 + kl, acceptor_key, kl);
+    uint8_t *salt = m + 1 + 2 * TIDE_KEY_LEN;
     memcpy(salt, c->nonce_a, TIDE_NONCE_LEN);
     memcpy(salt + TIDE_NONCE_LEN, c->hello.nonce_c, TIDE_NONCE_LEN);
     memcpy(salt + 2 * TIDE_NONCE_LEN, c->hello.mac, TIDE_MAC_LEN);
-    const char *label = whole ? "rank link" : "rank link secrets";
-    struct tide_ctlcrypt *k = tide_ctlcrypt_new(ikm, 2 * kl, salt, sizeof salt, label,
-                                                c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
-    memset(ikm, 0, sizeof ikm);
-    if (whole)
-        c->crypt = k;
-    else
-        c->scrypt = k;
-    return k ? 0 : -1;
+    if (!whole) {
+        c->smaterial = m;
+        return 0;
+    }
+    c->crypt = seal_keys_of(c, m, "rank link");
+    memset(m, 0, SEAL_MATERIAL_LEN);
+    return c->crypt ? 0 : -1;
+}
+
+/* The keys for c's secret-bearing frames (encrypt=0), made the first time
+ * they are needed; NULL when they cannot be. */
+static struct tide_ctlcrypt *secret_keys(struct tcp_conn *c)
+{
+    if (!c->scrypt && c->smaterial) {
+        c->scrypt = seal_keys_of(c, c->smaterial, "rank link secrets");
+        memset(c->smaterial, 0, SEAL_MATERIAL_LEN);
+        free(c->smaterial);
+        c->smaterial = NULL;
+    }
+    return c->scrypt;
 }
 
 /* Does the frame f (length word, header, ...) carry a secret? */
@@ -408,7 +442,7 @@ static struct frame *frame_for_wire(struct tcp_conn *c, struct frame *f)
     struct iovec v[2] = {{f->data + 4, f->len - 4}, {(void *)f->ext, f->ext_len}};
     if (s && one)
         tide_auth_put32(s->data, SEALED_FRAME | (uint32_t)(plain + TIDE_CRYPT_OVERHEAD));
-    if (s && tide_ctlcrypt_sealv(one ? c->scrypt : c->crypt, v, 2, s->data + head) != s->len - head) {
+    if (s && tide_ctlcrypt_sealv(one ? secret_keys(c) : c->crypt, v, 2, s->data + head) != s->len - head) {
         free(s);
         s = NULL;
     }
@@ -1049,7 +1083,7 @@ void tide_tcp_port_accepted(struct tide_proc *p)
 static int deliver_one_sealed(struct tcp_conn *c, const uint8_t *rec, size_t reclen)
 {
     size_t len;
-    if (!c->scrypt || reclen < TIDE_CRYPT_OVERHEAD + sizeof(struct tide_hdr) ||
+    if (!secret_keys(c) || reclen < TIDE_CRYPT_OVERHEAD + sizeof(struct tide_hdr) ||
         tide_ctlcrypt_record_len(rec, MAX_FRAME, &len) != 0 || len + TIDE_CRYPT_OVERHEAD != reclen)
         return -1;
     if (len > c->pcap) {
