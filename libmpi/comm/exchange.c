@@ -9,6 +9,7 @@
 #include "comm/exchange.h"
 #include "datatype/datatype.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static struct tide_datatype *bytes_type(void)
     return tide_datatype_get(MPI_BYTE);
 }
 
-int tide_exchange_allgather(struct tide_comm *c, const void *mine, size_t len, void *all)
+static int allgather(struct tide_comm *c, const void *mine, size_t len, void *all, int mode)
 {
     c = local_of(c);
     if (!c)
@@ -43,7 +44,7 @@ int tide_exchange_allgather(struct tide_comm *c, const void *mine, size_t len, v
         if (rc)
             return rc;
         rc = tide_isend(out + (size_t)send_block * len, (int)len, bytes_type(), right, tide_coll_tag(seq, step), c,
-                        ctx, 0, &sr);
+                        ctx, mode, &sr);
         if (rc) {
             tide_wait_free(rr, MPI_STATUS_IGNORE);
             return rc;
@@ -55,7 +56,17 @@ int tide_exchange_allgather(struct tide_comm *c, const void *mine, size_t len, v
     return MPI_SUCCESS;
 }
 
-int tide_exchange_bcast(struct tide_comm *c, void *buf, size_t len, int root)
+int tide_exchange_allgather(struct tide_comm *c, const void *mine, size_t len, void *all)
+{
+    return allgather(c, mine, len, all, TIDE_MODE_STANDARD);
+}
+
+int tide_exchange_allgather_sealed(struct tide_comm *c, const void *mine, size_t len, void *all)
+{
+    return allgather(c, mine, len, all, TIDE_MODE_STANDARD | TIDE_SEND_SEALED);
+}
+
+static int bcast(struct tide_comm *c, void *buf, size_t len, int root, bool sealed)
 {
     c = local_of(c);
     if (!c)
@@ -79,13 +90,24 @@ int tide_exchange_bcast(struct tide_comm *c, void *buf, size_t len, int root)
     while (mask > 0) {
         if (vr + mask < n) {
             int dst = (vr + mask + root) % n;
-            int rc = tide_send_blocking(buf, (int)len, bytes_type(), dst, tide_coll_tag(seq, 0), c, ctx);
+            int rc = sealed ? tide_send_blocking_sealed(buf, (int)len, bytes_type(), dst, tide_coll_tag(seq, 0), c, ctx)
+                            : tide_send_blocking(buf, (int)len, bytes_type(), dst, tide_coll_tag(seq, 0), c, ctx);
             if (rc)
                 return rc;
         }
         mask >>= 1;
     }
     return MPI_SUCCESS;
+}
+
+int tide_exchange_bcast(struct tide_comm *c, void *buf, size_t len, int root)
+{
+    return bcast(c, buf, len, root, false);
+}
+
+int tide_exchange_bcast_sealed(struct tide_comm *c, void *buf, size_t len, int root)
+{
+    return bcast(c, buf, len, root, true);
 }
 
 typedef void combine_fn(void *acc, const void *in, size_t len);

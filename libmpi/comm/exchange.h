@@ -27,6 +27,11 @@ static inline int tide_coll_tag(uint32_t seq, int step)
 int tide_exchange_allgather(struct tide_comm *c, const void *mine, size_t len, void *all);
 /* root's len bytes to everyone. */
 int tide_exchange_bcast(struct tide_comm *c, void *buf, size_t len, int root);
+/* The same two for data that holds secrets (keys): their messages are
+ * sealed on their way between hosts whatever `encrypt` says
+ * (TIDE_SEND_SEALED, pt2pt.h). */
+int tide_exchange_allgather_sealed(struct tide_comm *c, const void *mine, size_t len, void *all);
+int tide_exchange_bcast_sealed(struct tide_comm *c, void *buf, size_t len, int root);
 /* Bitwise AND of every member's mask of `words` 64-bit words. */
 int tide_exchange_allreduce_and(struct tide_comm *c, uint64_t *mask, int words);
 /* Maximum of every member's value. */

@@ -12,6 +12,12 @@
  * context id, and broadcasts the outcome to its group. Answers and groups
  * are taken only from the process the conversation is with.
  *
+ * The port's token and the link keys are secrets: every message that
+ * holds one (the leaders' conversation, the gathering of the member list
+ * within a group, the broadcast of the other group's list) is sent
+ * TIDE_SEND_SEALED, so it is sealed between hosts whatever `encrypt`
+ * says (transport/tcp.c).
+ *
  * Between two universes the connector reaches the acceptor with the
  * port's token (a PORT-kind TCP connection, tcp_auth.h) and nothing more;
  * afterwards the members of each group authenticate to the other group's
@@ -174,9 +180,11 @@ static int recv_blob(int tag, double deadline, struct tide_proc *only, void **ou
     return 0;
 }
 
+/* Every message of the leaders' conversation is sealed between hosts
+ * (TIDE_SEND_SEALED): CONNECT holds the port's token, GROUP the LINK keys. */
 static int send_blob(struct tide_comm *pc, int tag, const void *data, size_t len)
 {
-    return tide_send_blocking(data, (int)len, tide_datatype_get(MPI_BYTE), 0, tag, pc, TIDE_CONTEXT_DPM);
+    return tide_send_blocking_sealed(data, (int)len, tide_datatype_get(MPI_BYTE), 0, tag, pc, TIDE_CONTEXT_DPM);
 }
 
 /* ---- the member list of a group ---- */
@@ -216,7 +224,8 @@ static int gather_members(struct tide_comm *comm, struct tide_wbuf *w, const uin
     char *all = malloc((size_t)comm->size * SLOT);
     if (!all)
         return tide_err(MPI_ERR_NO_MEM, "connect: out of memory");
-    int rc = tide_exchange_allgather(comm, mine, SLOT, all);
+    int rc = tide_exchange_allgather_sealed(comm, mine, SLOT, all);
+    memset(mine + SLOT_KEY, 0, TIDE_KEY_LEN);
     if (rc) {
         free(all);
         return rc;
@@ -284,7 +293,7 @@ static int finish_group(struct tide_comm *comm, int root, int status, uint32_t c
     void *list = comm->rank == root ? (void *)remote_list : malloc(remote_len ? remote_len : 1);
     if (!list)
         return tide_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    rc = tide_exchange_bcast(comm, list, remote_len, root);
+    rc = tide_exchange_bcast_sealed(comm, list, remote_len, root);
     if (rc) {
         if (comm->rank != root)
             free(list);
@@ -302,6 +311,7 @@ static int finish_group(struct tide_comm *comm, int root, int status, uint32_t c
     for (uint32_t i = 0; procs && i < n; i++) {
         procs[i] = tide_proc_get(m[i].nspace, m[i].rank);
         if (procs[i]) {
+            tide_dpm_test_print_key("link key (theirs)", m[i].key, TIDE_KEY_LEN);
             tide_dpm_set_card(procs[i], m[i].card);
             tide_peer_keys_set_link(procs[i], mykey, m[i].key); /* not for our universe */
         }
@@ -395,6 +405,7 @@ static int leaders_swap(struct tide_comm *pc, int conv, const void *mylist, size
 static int group_prepare(struct tide_comm *comm, struct tide_wbuf *list, uint64_t *mask, uint8_t mykey[TIDE_KEY_LEN])
 {
     tide_peer_keys_new_link(mykey);
+    tide_dpm_test_print_key("link key (ours)", mykey, TIDE_KEY_LEN);
     tide_wire_begin(list, 0);
     int rc = gather_members(comm, list, mykey);
     if (rc)
@@ -491,6 +502,7 @@ int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *c
             status = tide_err(MPI_ERR_PORT, "%s: cannot connect to a port of this same process", fn);
         } else {
             tide_dpm_set_card(acc, port->card);
+            tide_dpm_test_print_key("port token", port->token, TIDE_PORT_TOKEN_LEN);
             tide_peer_keys_set_port(acc, port->token); /* not for our universe */
             pc = pair_comm(acc);
             uint32_t conv_raw;

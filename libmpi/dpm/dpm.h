@@ -49,6 +49,12 @@ int tide_dpm_accept(const uint8_t token[TIDE_PORT_TOKEN_LEN], int root, struct t
 int tide_dpm_connect(const struct tide_port *port, int root, struct tide_comm *comm, double timeout,
                      struct tide_comm **inter, const char *fn);
 
+/* Testing aid (parameter test_print_keys): print a key this process made
+ * or learned for a connect/accept, spawn or join to stderr, in hex, so
+ * that a test can look for it on the wire. Nothing when the parameter is
+ * 0 (the default). */
+void tide_dpm_test_print_key(const char *what, const uint8_t *key, size_t len);
+
 /* Make p reachable without PMIx: give it its card (from a port name or a
  * member list). */
 void tide_dpm_set_card(struct tide_proc *p, const char *card);

@@ -1,17 +1,19 @@
 /*
  * join.c: MPI_Comm_join: two processes holding the ends of a connected
  * socket become an intercommunicator. Over the socket each sends its
- * name, business card, free context-id mask and a fresh link key (the
- * socket the application made is what vouches for the other end: of
- * another universe, it authenticates to us with that key, tcp_auth.h);
- * both then pick the same context id and talk through the ordinary
- * transports.
+ * name, business card, free context-id mask and a fresh X25519 public
+ * key; both derive the two LINK keys from the agreement (join_kex.h), so
+ * the keys themselves never cross the socket (the socket the application
+ * made is what vouches for the other end: of another universe, it
+ * authenticates to us with its LINK key, tcp_auth.h). Both then pick the
+ * same context id and talk through the ordinary transports.
  */
 #include "runtime/api.h"
 #include "comm/comm.h"
 #include "comm/context.h"
 #include "comm/group.h"
 #include "dpm/dpm.h"
+#include "dpm/join_kex.h"
 #include "fdutil.h"
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
@@ -19,12 +21,13 @@
 #include "transport/peer_keys.h"
 #include "wire.h"
 
+#include <openssl/crypto.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define JOIN_MAGIC 0x4e494f4au /* "JOIN" */
+#define JOIN_MAGIC 0x324e494au /* "JIN2": with a public key, no LINK key */
 #define JOIN_WORDS 16
 
 static int read_timed(int fd, void *buf, size_t n, int timeout_ms)
@@ -60,24 +63,33 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     tide_wire_put_u32(&w, tide.rank);
     tide_wire_put_str(&w, tide_card_text());
     tide_wire_put_bytes(&w, mask, sizeof mask);
-    uint8_t mykey[TIDE_KEY_LEN];
-    tide_peer_keys_new_link(mykey);
-    tide_wire_put_bytes(&w, mykey, sizeof mykey);
+    uint8_t mypub[TIDE_JOIN_PUB_LEN];
+    struct tide_join_kex *kex = tide_join_kex_new(mypub);
+    if (!kex) {
+        tide_wire_free(&w);
+        return TIDE_ERR(MPI_ERR_OTHER, "%s: cannot make a key pair (OpenSSL)", fn);
+    }
+    tide_wire_put_bytes(&w, mypub, sizeof mypub);
     tide_wire_finish(&w);
     int wrc = tide_write_all(fd, w.data, w.len);
     tide_wire_free(&w);
-    if (wrc != 0)
+    if (wrc != 0) {
+        tide_join_kex_free(kex);
         return TIDE_ERR(MPI_ERR_OTHER, "%s: cannot write to the socket (argument fd)", fn);
+    }
     uint8_t hdr[TIDE_WIRE_HEADER];
     int timeout = 60000;
     uint16_t type;
     uint32_t len;
     if (read_timed(fd, hdr, sizeof hdr, timeout) != 0 || tide_wire_header(hdr, &type, &len) != 0 || type != 1 ||
-        len > 8192)
+        len > 8192) {
+        tide_join_kex_free(kex);
         return TIDE_ERR(MPI_ERR_OTHER, "%s: the other end did not answer with a join message", fn);
+    }
     uint8_t *body = malloc(len ? len : 1);
     if (!body || read_timed(fd, body, len, timeout) != 0) {
         free(body);
+        tide_join_kex_free(kex);
         return TIDE_ERR(MPI_ERR_OTHER, "%s: the join message was cut short", fn);
     }
     struct tide_rbuf r;
@@ -88,15 +100,20 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     char *card = tide_wire_get_str(&r);
     size_t ml;
     const void *pm = tide_wire_get_bytes(&r, &ml);
-    size_t kl = 0;
-    const void *theirkey = tide_wire_get_bytes(&r, &kl);
+    size_t pl = 0;
+    const void *theirpub = tide_wire_get_bytes(&r, &pl);
     int rc = MPI_SUCCESS;
-    if (magic != JOIN_MAGIC || !ns || !card || ml != sizeof mask || !theirkey || kl != TIDE_KEY_LEN ||
+    if (magic != JOIN_MAGIC || !ns || !card || ml != sizeof mask || !theirpub || pl != TIDE_JOIN_PUB_LEN ||
         !tide_wire_done(&r))
-        rc = tide_err(MPI_ERR_OTHER, "%s: malformed join message", fn);
+        rc = tide_err(MPI_ERR_OTHER, "%s: malformed join message (is the other end a Tide of this version?)", fn);
     struct tide_proc *peer = rc ? NULL : tide_proc_get(ns, rank);
     if (!rc && (!peer || peer == tide.me))
         rc = tide_err(MPI_ERR_OTHER, "%s: the other end is this same process", fn);
+    uint8_t mykey[TIDE_KEY_LEN], theirkey[TIDE_KEY_LEN];
+    if (!rc && tide_join_kex_keys(kex, mypub, tide.nspace, tide.rank, theirpub, ns, rank, mykey, theirkey) != 0)
+        rc = tide_err(MPI_ERR_OTHER, "%s: the key agreement with the other end failed (its public key is unusable)",
+                      fn);
+    tide_join_kex_free(kex);
     uint32_t ctx = UINT32_MAX;
     if (!rc) {
         uint64_t both[JOIN_WORDS];
@@ -109,6 +126,8 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     }
     if (!rc) {
         tide_dpm_set_card(peer, card);
+        tide_dpm_test_print_key("join link key (ours)", mykey, TIDE_KEY_LEN);
+        tide_dpm_test_print_key("join link key (theirs)", theirkey, TIDE_KEY_LEN);
         tide_peer_keys_set_link(peer, mykey, theirkey); /* not for our universe */
         struct tide_group *rg = tide_group_new(1, &peer);
         tide_context_reserve(ctx);
@@ -122,6 +141,8 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
             *intercomm = ic->handle;
         }
     }
+    OPENSSL_cleanse(mykey, sizeof mykey);
+    OPENSSL_cleanse(theirkey, sizeof theirkey);
     free(ns);
     free(card);
     free(body);

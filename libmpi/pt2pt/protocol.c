@@ -156,7 +156,7 @@ static void send_ctrl(struct tide_proc *to, const struct tide_hdr *h)
 
 static void fill_envelope(struct tide_hdr *h, const struct tide_request *req)
 {
-    h->flags = 0;
+    h->flags = req->sealed ? TIDE_MSGF_SEALED : 0;
     h->niov = 0;
     h->ctx = req->ctx;
     h->src = req->comm->rank;
@@ -730,7 +730,8 @@ static void zc_done(void *arg)
 static int send_data(struct tide_request *s)
 {
     struct tide_transport *tx = s->tx;
-    if (tx->send_zc && s->dt->contig) {
+    uint8_t flags = s->sealed ? TIDE_MSGF_SEALED : 0;
+    if (tx->send_zc && s->dt->contig && !s->sealed) {
         /* frames written straight from the user's buffer */
         while (s->done_bytes < s->bytes) {
             size_t len = s->bytes - s->done_bytes;
@@ -755,7 +756,8 @@ static int send_data(struct tide_request *s)
         size_t most = chunk_for(s->proc, tx);
         if (chunk > most)
             chunk = most;
-        struct tide_hdr h = {.type = TIDE_MSG_DATA, .len = chunk, .sreq = s->done_bytes, .aux = s->remote};
+        struct tide_hdr h = {
+            .type = TIDE_MSG_DATA, .flags = flags, .len = chunk, .sreq = s->done_bytes, .aux = s->remote};
         tide_conv_seek(&s->conv, s->done_bytes);
         int rc = tx->send(s->proc, &h, NULL, 0, &s->conv, chunk);
         if (rc != 0)

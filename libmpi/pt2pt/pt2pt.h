@@ -33,7 +33,11 @@ static inline void tide_request_fill(struct tide_request *r, const void *buf, MP
 }
 
 /* Start an internal send/receive; *out gets the request (freed by
- * tide_wait_free). Return MPI_SUCCESS or an error code. */
+ * tide_wait_free). Return MPI_SUCCESS or an error code. A send's mode
+ * (enum tide_send_mode) may carry TIDE_SEND_SEALED: the message holds a
+ * secret (a key, a port's token) and is sealed on its way between hosts
+ * even when `encrypt` is 0 (TIDE_MSGF_SEALED; transport/tcp.c). */
+#define TIDE_SEND_SEALED 0x100
 int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                struct tide_comm *comm, uint32_t ctx, int mode, struct tide_request **out);
 int tide_irecv(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
@@ -49,6 +53,9 @@ int tide_waitall_free(int n, struct tide_request **reqs);
 /* Blocking internal send/receive. */
 int tide_send_blocking(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
                        struct tide_comm *comm, uint32_t ctx);
+/* The same for a message that holds a secret (TIDE_SEND_SEALED). */
+int tide_send_blocking_sealed(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
+                              struct tide_comm *comm, uint32_t ctx);
 int tide_recv_blocking(void *buf, MPI_Count count, struct tide_datatype *dt, int source, int tag,
                        struct tide_comm *comm, uint32_t ctx, MPI_Status *status);
 void tide_wait_request(struct tide_request *r);

@@ -37,14 +37,17 @@ int tide_isend(const void *buf, MPI_Count count, struct tide_datatype *dt, int d
     struct tide_request *r = tide_request_new(TIDE_REQ_SEND);
     if (!r)
         return tide_err(MPI_ERR_NO_MEM, "send: out of memory for a request");
+    bool sealed = (mode & TIDE_SEND_SEALED) != 0;
+    mode &= ~TIDE_SEND_SEALED;
     ctx = tide_comm_send_ctx(comm, dest, ctx);
-    if ((mode == TIDE_MODE_STANDARD || mode == TIDE_MODE_READY) && dest != MPI_PROC_NULL &&
+    if (!sealed && (mode == TIDE_MODE_STANDARD || mode == TIDE_MODE_READY) && dest != MPI_PROC_NULL &&
         tide_isend_eager_now(r, buf, count, dt, dest, tag, comm, ctx, mode)) {
         *out = r;
         return MPI_SUCCESS;
     }
     tide_request_fill(r, buf, count, dt, dest, tag, comm, ctx);
     r->mode = (uint8_t)mode;
+    r->sealed = sealed;
     int rc = tide_send_start(r);
     if (rc != MPI_SUCCESS) {
         r->complete = true;
@@ -131,6 +134,16 @@ int tide_send_blocking(const void *buf, MPI_Count count, struct tide_datatype *d
         return MPI_SUCCESS;
     struct tide_request *r;
     int rc = tide_isend(buf, count, dt, dest, tag, comm, ctx, TIDE_MODE_STANDARD, &r);
+    return rc != MPI_SUCCESS ? rc : tide_wait_free(r, MPI_STATUS_IGNORE);
+}
+
+int tide_send_blocking_sealed(const void *buf, MPI_Count count, struct tide_datatype *dt, int dest, int tag,
+                              struct tide_comm *comm, uint32_t ctx)
+{
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    struct tide_request *r;
+    int rc = tide_isend(buf, count, dt, dest, tag, comm, ctx, TIDE_MODE_STANDARD | TIDE_SEND_SEALED, &r);
     return rc != MPI_SUCCESS ? rc : tide_wait_free(r, MPI_STATUS_IGNORE);
 }
 

@@ -105,6 +105,7 @@ struct tide_request {
     bool greq_freed;        /* MPI_Request_free before MPI_Grequest_complete */
     bool rdv_counted;       /* counted in tide_rdv_sends_in_flight */
     bool pooled;            /* in the free pool: its handle names nothing */
+    bool sealed;            /* send: carries a secret (TIDE_SEND_SEALED, TIDE_MSGF_SEALED) */
     struct tide_request *pool_next;
     /* last: tide_request_new clears everything between handle and here */
     struct tide_convertor conv;

@@ -41,6 +41,16 @@
  * connection. Both ends of a connection must have the same setting.
  * PORT-kind connections are sealed whatever the setting: they carry the
  * port's token and the member lists with their LINK keys.
+ *
+ * With encrypt=0 the frames of messages that carry a secret (marked
+ * TIDE_MSGF_SEALED: the port's token, member lists with LINK keys) are
+ * sealed all the same, one by one, with keys of their own ("rank link
+ * secrets", from the same handshake material, derived when the
+ * connection first seals or opens such a frame, so that a connection
+ * that never carries one pays nothing): such a frame goes as
+ * [u32 SEALED_FRAME | record length][record], the record sealed as above;
+ * its counter advances with the sealed frames only. Other frames keep
+ * every fast path.
  */
 #include "runtime/api.h"
 #include "runtime/spinlock.h"
@@ -65,6 +75,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -78,6 +89,12 @@
 #include <unistd.h>
 
 #define MAX_FRAME ((64u << 20) + 4096)
+/* In a frame's length word: a sealed record follows (encrypt=0; see above). */
+#define SEALED_FRAME 0x80000000u
+/* What a connection's keys come from: the length of the input keying
+ * material, the keys both ends proved, the salt. */
+#define SEAL_SALT_LEN (2 * TIDE_NONCE_LEN + TIDE_MAC_LEN)
+#define SEAL_MATERIAL_LEN (1 + 2 * TIDE_KEY_LEN + SEAL_SALT_LEN)
 #define MAX_LISTENERS 8
 
 enum conn_state { C_CONNECTING, C_WAIT_CHALLENGE, C_WAIT_REPLY, C_WAIT_HELLO, C_OPEN, C_DEAD };
@@ -127,7 +144,9 @@ struct tcp_conn {
     int busy;  /* a holder of the shared library lock is reading it (tcp_progress_shared) */
     bool held; /* the frame at the head of rbuf waits for the exclusive engine */
     struct tide_ctlcrypt *crypt; /* encrypt=1: the keys of this connection */
-    uint8_t *pbuf;               /* encrypt=1: an opened frame */
+    struct tide_ctlcrypt *scrypt; /* encrypt=0: the keys of its frames marked TIDE_MSGF_SEALED */
+    uint8_t *smaterial;           /* what scrypt is derived from when first needed (seal_material) */
+    uint8_t *pbuf;               /* an opened frame */
     size_t pcap;
 };
 
@@ -225,6 +244,11 @@ static struct tcp_conn *conn_new(int fd, bool outgoing)
 static void conn_free(struct tcp_conn *c)
 {
     tide_ctlcrypt_free(c->crypt);
+    tide_ctlcrypt_free(c->scrypt);
+    if (c->smaterial) {
+        memset(c->smaterial, 0, SEAL_MATERIAL_LEN);
+        free(c->smaterial);
+    }
     free(c->pbuf);
     free(c->rbuf);
     free(c);
@@ -339,9 +363,15 @@ static struct frame *frame_of_rest(const struct iovec *iov, int n, size_t done, 
     return f;
 }
 
-/* ---- encrypt=1 ---- */
+/* ---- sealing: every frame (encrypt=1, PORT) or secret-bearing ones ---- */
 
 static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h);
+
+static struct tide_ctlcrypt *seal_keys_of(const struct tcp_conn *c, const uint8_t *m, const char *label)
+{
+    return tide_ctlcrypt_new(m + 1, m[0], m + 1 + 2 * TIDE_KEY_LEN, SEAL_SALT_LEN, label,
+                             c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
+}
 
 /* The keys of a connection that has just opened. The connector proved
  * `connector_key`, the acceptor `acceptor_key` (both ends know both); the
@@ -350,40 +380,76 @@ static bool frame_allowed(const struct tcp_conn *c, const struct tide_hdr *h);
 static int conn_seal_keys(struct tcp_conn *c, const uint8_t *prove, const uint8_t *check, size_t kl)
 {
     /* a PORT-kind connection is always sealed: it carries the port's
-     * token (CONNECT) and the groups' LINK keys (GROUP), and little else */
-    if (!tcp.encrypt && c->kind != TIDE_AUTH_PORT)
-        return 0;
+     * token (CONNECT) and the groups' LINK keys (GROUP), and little else;
+     * any other connection seals its secret-bearing frames only, with
+     * keys of another label, made when first needed (secret_keys) */
+    bool whole = tcp.encrypt || c->kind == TIDE_AUTH_PORT;
+    uint8_t here[SEAL_MATERIAL_LEN];
+    uint8_t *m = whole ? here : malloc(SEAL_MATERIAL_LEN);
+    if (!m)
+        return -1;
+    /* [ikm length][connector's key, acceptor's key][salt: both nonces, the hello's proof] */
     const uint8_t *connector_key = c->outgoing ? prove : check;
     const uint8_t *acceptor_key = c->outgoing ? check : prove;
-    uint8_t ikm[2 * TIDE_KEY_LEN], salt[2 * TIDE_NONCE_LEN + TIDE_MAC_LEN];
-    memcpy(ikm, connector_key, kl);
-    memcpy(ikm + kl, acceptor_key, kl);
+    m[0] = (uint8_t)(2 * kl);
+    memcpy(m + 1, connector_key, kl);
+    memcpy(m + 1 + kl, acceptor_key, kl);
+    uint8_t *salt = m + 1 + 2 * TIDE_KEY_LEN;
     memcpy(salt, c->nonce_a, TIDE_NONCE_LEN);
     memcpy(salt + TIDE_NONCE_LEN, c->hello.nonce_c, TIDE_NONCE_LEN);
     memcpy(salt + 2 * TIDE_NONCE_LEN, c->hello.mac, TIDE_MAC_LEN);
-    c->crypt = tide_ctlcrypt_new(ikm, 2 * kl, salt, sizeof salt, "rank link",
-                                 c->outgoing ? TIDE_CRYPT_INITIATOR : TIDE_CRYPT_RESPONDER);
-    memset(ikm, 0, sizeof ikm);
+    if (!whole) {
+        c->smaterial = m;
+        return 0;
+    }
+    c->crypt = seal_keys_of(c, m, "rank link");
+    memset(m, 0, SEAL_MATERIAL_LEN);
     return c->crypt ? 0 : -1;
 }
 
-/* A frame as it goes on c's wire: sealed when c is encrypted (f is then
- * replaced, its done callback kept for when the record is written). NULL
- * without memory or when sealing fails. */
+/* The keys for c's secret-bearing frames (encrypt=0), made the first time
+ * they are needed; NULL when they cannot be. */
+static struct tide_ctlcrypt *secret_keys(struct tcp_conn *c)
+{
+    if (!c->scrypt && c->smaterial) {
+        c->scrypt = seal_keys_of(c, c->smaterial, "rank link secrets");
+        memset(c->smaterial, 0, SEAL_MATERIAL_LEN);
+        free(c->smaterial);
+        c->smaterial = NULL;
+    }
+    return c->scrypt;
+}
+
+/* Does the frame f (length word, header, ...) carry a secret? */
+static bool frame_is_sealed(const struct frame *f)
+{
+    return f->len >= 4 + sizeof(struct tide_hdr) &&
+           (f->data[4 + offsetof(struct tide_hdr, flags)] & TIDE_MSGF_SEALED) != 0;
+}
+
+/* A frame as it goes on c's wire: sealed when c is encrypted or the frame
+ * carries a secret (f is then replaced, its done callback kept for when
+ * the record is written). NULL without memory or when sealing fails. */
 static struct frame *frame_for_wire(struct tcp_conn *c, struct frame *f)
 {
-    if (!c->crypt)
+    /* encrypt=1: every frame is a record; encrypt=0: a secret-bearing
+     * frame is a record after a length word that says so */
+    bool one = !c->crypt;
+    if (one && !frame_is_sealed(f))
         return f;
-    size_t plain = f->len - 4 + f->ext_len;
-    struct frame *s = frame_new(plain + TIDE_CRYPT_OVERHEAD);
+    size_t plain = f->len - 4 + f->ext_len, head = one ? 4 : 0;
+    struct frame *s = frame_new(head + plain + TIDE_CRYPT_OVERHEAD);
     struct iovec v[2] = {{f->data + 4, f->len - 4}, {(void *)f->ext, f->ext_len}};
-    if (s && tide_ctlcrypt_sealv(c->crypt, v, 2, s->data) != s->len) {
+    if (s && one)
+        tide_auth_put32(s->data, SEALED_FRAME | (uint32_t)(plain + TIDE_CRYPT_OVERHEAD));
+    if (s && tide_ctlcrypt_sealv(one ? secret_keys(c) : c->crypt, v, 2, s->data + head) != s->len - head) {
         free(s);
         s = NULL;
     }
     if (s) {
         s->done = f->done;
         s->arg = f->arg;
+        memset(f->data, 0, f->len);
         free(f);
     }
     return s;
@@ -1012,6 +1078,37 @@ void tide_tcp_port_accepted(struct tide_proc *p)
 
 /* ---- frames ---- */
 
+/* Open the secret-bearing frame whose record (reclen bytes) is at rec and
+ * deliver it: 1, or -1 (the connection must close). */
+static int deliver_one_sealed(struct tcp_conn *c, const uint8_t *rec, size_t reclen)
+{
+    size_t len;
+    if (!secret_keys(c) || reclen < TIDE_CRYPT_OVERHEAD + sizeof(struct tide_hdr) ||
+        tide_ctlcrypt_record_len(rec, MAX_FRAME, &len) != 0 || len + TIDE_CRYPT_OVERHEAD != reclen)
+        return -1;
+    if (len > c->pcap) {
+        uint8_t *nb = realloc(c->pbuf, len);
+        if (!nb)
+            return -1;
+        c->pbuf = nb;
+        c->pcap = len;
+    }
+    struct tide_hdr h;
+    if (tide_ctlcrypt_open(c->scrypt, rec, reclen, c->pbuf) != 0 ||
+        (memcpy(&h, c->pbuf, sizeof h), !(h.flags & TIDE_MSGF_SEALED))) {
+        if (tide.tuning.verbose > 0)
+            fprintf(stderr, "tide[%u]: TCP: a sealed frame failed its authentication (tampered or replayed)\n",
+                    tide.rank);
+        return -1;
+    }
+    if (!frame_allowed(c, &h))
+        return -1;
+    tide_protocol_incoming(c->peer, &h, c->pbuf + sizeof h, len - sizeof h);
+    /* the secret it held is the receiver's now */
+    memset(c->pbuf, 0, len);
+    return 1;
+}
+
 static int deliver_frames(struct tcp_conn *c)
 {
     if (c->crypt)
@@ -1020,6 +1117,33 @@ static int deliver_frames(struct tcp_conn *c)
     int n = 0;
     while (c->rlen - off >= 4) {
         uint32_t len = tide_auth_get32(c->rbuf + off);
+        if (len & SEALED_FRAME) {
+            /* a secret-bearing frame (encrypt=0): a whole record */
+            len &= ~SEALED_FRAME;
+            if (len < TIDE_CRYPT_OVERHEAD + sizeof(struct tide_hdr) || len > MAX_FRAME + TIDE_CRYPT_OVERHEAD ||
+                guest_conn(c))
+                return -1;
+            if (c->rlen - off < 4 + (size_t)len) {
+                if (4 + (size_t)len > c->rcap) {
+                    memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+                    c->rlen -= off;
+                    off = 0;
+                    uint8_t *nb = realloc(c->rbuf, 4 + (size_t)len);
+                    if (!nb)
+                        return -1;
+                    c->rbuf = nb;
+                    c->rcap = 4 + (size_t)len;
+                }
+                break;
+            }
+            if (deliver_one_sealed(c, c->rbuf + off + 4, len) < 0)
+                return -1;
+            off += 4 + (size_t)len;
+            n++;
+            if (c->state != C_OPEN)
+                return n;
+            continue;
+        }
         if (len < sizeof(struct tide_hdr) || len > MAX_FRAME)
             return -1;
         bool guest = guest_conn(c);
@@ -1622,7 +1746,8 @@ static int tcp_send_shared(struct tide_proc *p, const struct tide_hdr *h, const 
 {
     struct tcp_peer *tp = p->tcp_state;
     /* universe and key as the exclusive path found them (it wrote them) */
-    if (!tp || tp->failed || tp->universe != 1 || !tcp.have_key || tp->pre_head || (len && !cv->dt->contig))
+    if (!tp || tp->failed || tp->universe != 1 || !tcp.have_key || tp->pre_head || (len && !cv->dt->contig) ||
+        (h->flags & TIDE_MSGF_SEALED))
         return 1;
     struct tcp_conn *c = tp->active;
     if (!c || c->state != C_OPEN || c->crypt)
@@ -1699,7 +1824,8 @@ static int tcp_send(struct tide_proc *p, const struct tide_hdr *h, const void *e
         return -1;
     size_t total = 4 + sizeof *h + extra_len + len;
     struct tcp_conn *c = port ? tp->port_conn : tp->active;
-    if (c && c->state == C_OPEN && !c->sq_head && !c->crypt) {
+    /* written at once unless it is to be sealed (frame_for_wire) */
+    if (c && c->state == C_OPEN && !c->sq_head && !c->crypt && !(h->flags & TIDE_MSGF_SEALED)) {
         uint8_t head[4 + sizeof *h];
         struct iovec iov[3];
         int n = frame_start(head, h, total, extra, extra_len, iov);

@@ -40,6 +40,8 @@ enum tide_msg_type {
 enum tide_msg_flags {
     TIDE_MSGF_SYNC = 1,  /* the sender waits for ACK (MPI_Ssend) */
     TIDE_MSGF_GET = 2,   /* RTS: the payload lists the sender's iovecs for a single-copy get */
+    TIDE_MSGF_SEALED = 4, /* EAGER, RTS, DATA of a message that carries a secret (a key, a port's
+                             token): a transport between hosts seals it whatever `encrypt` says */
 };
 
 struct tide_hdr {

@@ -6,11 +6,15 @@
 #     carries the secret travels on the daemons' links),
 #   - the job's namespace name "tide.<host>." (in nearly every control
 #     message),
-#   - with encrypt=1, the payload a program sends between ranks.
+#   - with encrypt=1, the payload a program sends between ranks,
+#   - whatever encrypt says, the LINK keys and port tokens of
+#     connect/accept, spawn and join (sec.capture.dpm.*: the programs
+#     print them with the testing aid test_print_keys).
 # With encrypt=0 that payload is found (the capture does see the job).
 # Needs root, ip netns and tcpdump; skipped otherwise.
 
-CAP_CASES="sec.capture.control sec.capture.ranks.plain sec.capture.ranks.encrypted"
+CAP_CASES="sec.capture.control sec.capture.ranks.plain sec.capture.ranks.encrypted sec.capture.dpm.connect
+sec.capture.dpm.spawn sec.capture.dpm.join"
 cap_selected() {
     [ -z "$T_FILTER" ] && return 0
     for c in $CAP_CASES; do
@@ -59,6 +63,43 @@ cap_has() {
         LC_ALL=C grep -aqF -- "$2" "$1.$ifc" && return 0
     done
     return 1
+}
+
+# cap_has_bytes FILE HEX: the capture holds the bytes HEX (lowercase hex
+# digits) as they are. A key split between two packets would be missed:
+# every key crosses more than once, in messages of different sizes, when
+# it crosses in clear.
+cap_has_bytes() {
+    for ifc in $cap_ifs; do
+        [ -s "$1.$ifc.hex" ] || od -An -v -tx1 "$1.$ifc" | tr -d ' \n' > "$1.$ifc.hex"
+        grep -qF -- "$2" "$1.$ifc.hex" && return 0
+    done
+    return 1
+}
+
+# cap_no_keys FILE MIN ERRFILES...: the keys the jobs printed
+# (test_print_keys, on stderr) are at least MIN and none is in the capture
+cap_no_keys() {
+    ck_f=$1; ck_min=$2; shift 2
+    ck_keys=$(cat "$@" | sed -n 's/.*test_print_keys: .* \([0-9a-f]\{32,\}\)$/\1/p' | sort -u)
+    ck_n=$(echo "$ck_keys" | grep -c .)
+    [ "$ck_n" -ge "$ck_min" ] || { echo "the jobs printed $ck_n keys, expected at least $ck_min"; return 1; }
+    ck_bad=0
+    for k in $ck_keys; do
+        if cap_has_bytes "$ck_f" "$k"; then
+            echo "a key is in the capture in clear: $(cat "$@" | grep -m1 "$k")"
+            ck_bad=1
+        fi
+    done
+    [ $ck_bad -eq 0 ] && echo "none of the $ck_n keys is in the capture"
+    return $ck_bad
+}
+
+# cap_wait_file FILE PID: FILE written (60 s at most) while PID runs
+cap_wait_file() {
+    i=0
+    while [ ! -s "$1" ] && [ $i -lt 1200 ] && kill -0 "$2" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+    [ -s "$1" ]
 }
 
 # cap_clean FILE: none of the job's names or key names is in the capture
@@ -135,6 +176,85 @@ cap_ranks_encrypted() {
     return 0
 }
 
+# connect/accept between two jobs on several hosts (each group's member
+# list is gathered and broadcast across hosts), encrypt=0: no LINK key, no
+# port token in the capture; the marker sent across the intercommunicator
+# is (the capture sees the two groups talk)
+cap_dpm_connect() {
+    set -- $MN_HOSTS
+    f="$CAP_DIR/dpm-connect.pcap"
+    m="tide-capture-marker-$$-connect"
+    pf="$CAP_DIR/dpm-connect.port"
+    rm -f "$pf"
+    cap_start "$f" || return 1
+    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_AGENT" --param if_include="$MN_NET" --param test_print_keys=1 \
+        --host "$1:1,$2:1" -n 2 "$CAP_DPM" server "$pf" "$m" \
+        > "$CAP_DIR/dpm-server.out" 2> "$CAP_DIR/dpm-server.err" < /dev/null &
+    spid=$!
+    if ! cap_wait_file "$pf" $spid; then
+        echo "no port file"; cat "$CAP_DIR/dpm-server.err"; kill $spid 2>/dev/null; wait $spid; cap_stop "$f"
+        return 1
+    fi
+    cap_job dpm-client 60 --param test_print_keys=1 --host "$3:1,$1:1" -n 2 "$CAP_DPM" client "$pf" "$m"
+    jrc=$?
+    [ $jrc -eq 0 ] || kill $spid 2>/dev/null
+    wait $spid
+    src=$?
+    cap_stop "$f"
+    [ $jrc -eq 0 ] || return 1
+    [ $src -eq 0 ] || { echo "the server job failed ($src)"; cat "$CAP_DIR/dpm-server.err"; return 1; }
+    grep -q "cap_dpm: accepted" "$CAP_DIR/dpm-server.out" || return 1
+    cap_has "$f" "$m" || { echo "the marker is not in the capture: the capture does not see the ranks"; return 1; }
+    # 4 LINK keys (one per member) and the port's token
+    cap_no_keys "$f" 5 "$CAP_DIR/dpm-server.err" "$CAP_DIR/dpm-client.err"
+}
+
+# spawn from ranks of two hosts onto a third, encrypt=0: no LINK key, no
+# spawn token in the capture
+cap_dpm_spawn() {
+    set -- $MN_HOSTS
+    f="$CAP_DIR/dpm-spawn.pcap"
+    m="tide-capture-marker-$$-spawn"
+    cap_start "$f" || return 1
+    cap_job dpm-spawn 90 --param test_print_keys=1 --host "$1:1,$2:1,$3:2" -n 2 "$CAP_DPM" spawn "$3" "$m"
+    jrc=$?
+    cap_stop "$f"
+    [ $jrc -eq 0 ] || return 1
+    grep -q "cap_dpm: spawned 2 children on $3" "$CAP_DIR/dpm-spawn.out" || return 1
+    cap_has "$f" "$m" || { echo "the marker is not in the capture: the capture does not see the ranks"; return 1; }
+    cap_no_keys "$f" 5 "$CAP_DIR/dpm-spawn.err"
+}
+
+# MPI_Comm_join of two jobs on two hosts over a socket the program makes,
+# encrypt=0: neither LINK key is in the capture
+cap_dpm_join() {
+    set -- $MN_HOSTS
+    f="$CAP_DIR/dpm-join.pcap"
+    m="tide-capture-marker-$$-join"
+    pf="$CAP_DIR/dpm-join.port"
+    rm -f "$pf"
+    cap_start "$f" || return 1
+    timeout -k 5 90 $MPIEXEC --launch-agent "$MN_AGENT" --param if_include="$MN_NET" --param test_print_keys=1 \
+        --host "$1:1" -n 1 "$CAP_DPM" join-server "$1" "$pf" "$m" \
+        > "$CAP_DIR/dpm-join-server.out" 2> "$CAP_DIR/dpm-join-server.err" < /dev/null &
+    spid=$!
+    if ! cap_wait_file "$pf" $spid; then
+        echo "no port file"; cat "$CAP_DIR/dpm-join-server.err"; kill $spid 2>/dev/null; wait $spid; cap_stop "$f"
+        return 1
+    fi
+    cap_job dpm-join-client 60 --param test_print_keys=1 --host "$3:1" -n 1 "$CAP_DPM" join-client "$1" "$pf" "$m"
+    jrc=$?
+    [ $jrc -eq 0 ] || kill $spid 2>/dev/null
+    wait $spid
+    src=$?
+    cap_stop "$f"
+    [ $jrc -eq 0 ] || return 1
+    [ $src -eq 0 ] || { echo "the server job failed ($src)"; cat "$CAP_DIR/dpm-join-server.err"; return 1; }
+    grep -q "cap_dpm: joined" "$CAP_DIR/dpm-join-server.out" || return 1
+    cap_has "$f" "$m" || { echo "the marker is not in the capture: the capture does not see the ranks"; return 1; }
+    cap_no_keys "$f" 2 "$CAP_DIR/dpm-join-server.err" "$CAP_DIR/dpm-join-client.err"
+}
+
 if cap_selected; then
     if [ "$(id -u)" -ne 0 ]; then
         tskip sec.capture "needs root (network namespaces, tcpdump)"
@@ -161,9 +281,20 @@ if cap_selected; then
                     "$S/tests/multinode/mn_prog.c" > "$T_LOGDIR/build.mn_prog.log" 2>&1 ||
                     tfail build.mn_prog "does not compile: $(head -c 600 "$T_LOGDIR/build.mn_prog.log")"
             fi
+            CAP_DPM="$B/tests/security/cap_dpm"
+            mkdir -p "$B/tests/security"
+            if [ ! -x "$CAP_DPM" ] || [ "$S/tests/security/cap_dpm.c" -nt "$CAP_DPM" ] ||
+               [ "$B/lib/.libs/libmpi.so" -nt "$CAP_DPM" ]; then
+                "$B/bin/mpicc" -O1 -g -Wall -Wextra -Werror -I"$S/tests/mpi" -o "$CAP_DPM" \
+                    "$S/tests/security/cap_dpm.c" > "$T_LOGDIR/build.cap_dpm.log" 2>&1 ||
+                    tfail build.cap_dpm "does not compile: $(head -c 600 "$T_LOGDIR/build.cap_dpm.log")"
+            fi
             tcheck sec.capture.control cap_control
             tcheck sec.capture.ranks.plain cap_ranks_plain
             tcheck sec.capture.ranks.encrypted cap_ranks_encrypted
+            tcheck sec.capture.dpm.connect cap_dpm_connect
+            tcheck sec.capture.dpm.spawn cap_dpm_spawn
+            tcheck sec.capture.dpm.join cap_dpm_join
             mn_teardown
         fi
     fi

@@ -46,3 +46,18 @@ f_cleanup_links() {
     [ $ok = 1 ] && echo "symlinks removed, canary kept"
 }
 tcheck sec.files.cleanup-no-follow f_cleanup_links
+
+# a rank's shared-memory segment swapped, before its peer first reaches
+# it, for a symlink to a copy of it, or for a second link of such a copy
+# (shm.c opens a peer's segment with safefs.h): the peer refuses it,
+# writes nothing into the copy, and the two still exchange messages
+# (another transport); the unit checks are tests/unit/test_safefs.c
+f_shm_swap() {
+    d=$(mktemp -d "${TMPDIR:-/tmp}/tide-shm-swap.XXXXXX") || return 1
+    "$MPIEXEC" --timeout 60 -n 2 "$TB/shm_swap" "$1" "$d"
+    rc=$?
+    rm -rf "$d"
+    return $rc
+}
+tcheck sec.files.shm-swap.symlink f_shm_swap symlink
+tcheck sec.files.shm-swap.hardlink f_shm_swap hardlink
