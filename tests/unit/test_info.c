@@ -339,7 +339,7 @@ static void test_info_env(void **state)
     assert_int_equal(v[0], '/');
     /* every listed key is one of the standard's */
     const char *known[] = {"command", "argv", "maxprocs", "soft", "host", "arch", "wdir", "file",
-                           "thread_level"};
+                           "thread_level", "mpi_initial_errhandler"};
     for (int i = 0; i < n; i++) {
         char k[MPI_MAX_INFO_KEY + 1];
         assert_int_equal(PMPI_Info_get_nthkey(MPI_INFO_ENV, i, k), MPI_SUCCESS);
