@@ -137,6 +137,35 @@ tcase session.world.3 -t 60 -out "session_basic: ok \(world\) on 3 ranks" -- $MP
 tcase session.world.nodes -t 60 -out "session_basic: ok \(world\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 world
 tcase session.after.2 -t 60 -out "session_basic: ok \(after\) on 2 ranks" -- $MPIEXEC -n 2 $TB/session_basic 2 after
 
+# MPI 4.0's initial error handler (mpi_initial_errhandler): mpiexec's
+# --initial-errhandler, the key of MPI_INFO_ENV, the handler
+# MPI_COMM_WORLD and MPI_COMM_SELF start with, MPI_Comm_spawn's info key
+# for the children (initial_errh.c); bad names are refused naming where
+# they came from
+tcase rt.initial-eh.return -t 60 -out "initial_errh: ok mpi_errors_return" -- \
+    $MPIEXEC -n 2 --initial-errhandler mpi_errors_return $TB/initial_errh check mpi_errors_return
+tcase rt.initial-eh.default -t 60 -rc 6 -err "MPI_ERRORS_ARE_FATAL on MPI_COMM_SELF: MPI_ERR_RANK" \
+    -noout "survived" -- $MPIEXEC -n 2 $TB/initial_errh check mpi_errors_are_fatal
+tcase rt.initial-eh.abort -t 60 -rc 6 -err "MPI_ERRORS_ARE_FATAL on MPI_COMM_SELF: MPI_ERR_RANK" \
+    -noout "survived" -- $MPIEXEC -n 2 --initial-errhandler=MPI_ERRORS_ABORT $TB/initial_errh check mpi_errors_abort
+tcase rt.initial-eh.singleton -t 30 -out "initial_errh: ok mpi_errors_return" -- \
+    env TIDE_INITIAL_ERRHANDLER=mpi_errors_return $TB/initial_errh check mpi_errors_return
+tcase rt.initial-eh.bad-option -t 30 -rc 2 \
+    -err "mpiexec: --initial-errhandler: 'mpi_errors_ignore' is not mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return" \
+    -- $MPIEXEC -n 2 --initial-errhandler mpi_errors_ignore $TB/initial_errh check x
+tcase rt.initial-eh.bad-param -t 30 -rc 2 \
+    -err "mpiexec: parameter initial_errhandler \(from TIDE_INITIAL_ERRHANDLER\): 'x' is not mpi_errors_are_fatal" \
+    -- env TIDE_INITIAL_ERRHANDLER=x $MPIEXEC -n 2 $TB/initial_errh check x
+tcase rt.initial-eh.spawn -t 90 -out "initial_errh: children ok mpi_errors_return" -- \
+    $MPIEXEC -n 2 $TB/initial_errh spawn mpi_errors_return
+tcase rt.initial-eh.spawn-over-job -t 90 -out "initial_errh: children ok mpi_errors_are_fatal" -- \
+    $MPIEXEC -n 2 --initial-errhandler mpi_errors_return $TB/initial_errh spawn mpi_errors_are_fatal
+tcase rt.initial-eh.spawn-singleton -t 90 -out "initial_errh: children ok mpi_errors_return" -- \
+    $TB/initial_errh spawn mpi_errors_return
+tcase rt.initial-eh.spawn-bad -t 60 \
+    -out "initial_errh: refused: MPI_ERR_INFO_VALUE: MPI_Comm_spawn: 'mpi_errors_ignore' is not .*\(info key mpi_initial_errhandler\)" \
+    -- $MPIEXEC -n 2 $TB/initial_errh badkey
+
 # MPI_Init cannot join its job (its PMIx server is not there): the initial
 # error handler decides. By default the process ends with the reason and a
 # non-zero status; with initial_errhandler=mpi_errors_return, MPI_Init
