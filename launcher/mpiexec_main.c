@@ -303,6 +303,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    const char *pty = tide_config_get("stdout_pty");
+    if (strcmp(pty, "auto") != 0 && strcmp(pty, "0") != 0 && strcmp(pty, "1") != 0) {
+        fprintf(stderr, "mpiexec: parameter stdout_pty (from %s): '%s' is not auto, 0 or 1\n",
+                tide_config_origin("stdout_pty"), pty);
+        return 2;
+    }
     if (mx.opts.verbose) {
         char v[32];
         long cur = tide_config_int("verbose");

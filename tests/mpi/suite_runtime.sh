@@ -62,6 +62,40 @@ rt_lines_intact() {
 tcheck rt.output-lines-intact rt_lines_intact
 tcase rt.tag-output -out "^\[3\] rank 3 of 4" -- $MPIEXEC -n 4 --tag-output $TB/rt_env 4
 
+# A line printed without fflush just before the rank dies reaches
+# mpiexec: ranks' stdout, a pipe, is line-buffered (stdout_line_buffered),
+# or a pseudo-terminal (stdout_pty; by default when mpiexec's stdout is a
+# terminal, here made one by script(1)) (print_then_die.c)
+tcase rt.output.last-line.kill -t 60 -rc 137 -out "^print_then_die: rank 1's last words$" -- \
+    $MPIEXEC -n 2 $TB/print_then_die kill
+tcase rt.output.last-line.abort -t 60 -rc 9 -out "^print_then_die: rank 2's last words$" -- \
+    $MPIEXEC -n 3 $TB/print_then_die abort
+rt_before_init() {
+    $MPIEXEC -n 3 $TB/print_then_die early > "$T_LOGDIR/rt.output.before-init.raw"
+    n=$(grep -c '^print_then_die: before MPI_Init$' "$T_LOGDIR/rt.output.before-init.raw")
+    echo "lines printed before MPI_Init: $n of 3"
+    [ "$n" -eq 3 ]
+}
+tcheck rt.output.last-line.before-init rt_before_init
+tcase rt.output.last-line.pty -t 60 -rc 137 -out "^print_then_die: rank 1's last words$" -- \
+    $MPIEXEC -n 2 --param stdout_pty=1 --param stdout_line_buffered=0 $TB/print_then_die kill
+tcase rt.output.fully-buffered -t 60 -rc 137 -noout "last words" -- \
+    $MPIEXEC -n 2 --param stdout_line_buffered=0 $TB/print_then_die kill
+tcase rt.output.pipe -t 60 -out "rank 1 stdout is not a terminal" -noout "is a terminal" -- \
+    $MPIEXEC -n 2 $TB/print_then_die tty
+if command -v script > /dev/null 2>&1; then
+    tcase rt.output.pty-auto -t 60 -out "rank 1 stdout is a terminal" -noout "is not a terminal" -- \
+        script -qefc "$MPIEXEC -n 2 $TB/print_then_die tty" /dev/null
+    tcase rt.output.pty-auto.kill -t 60 -rc 137 -out "^print_then_die: rank 1's last words" -- \
+        script -qefc "$MPIEXEC -n 2 --param stdout_line_buffered=0 $TB/print_then_die kill" /dev/null
+    tcase rt.output.pty-off -t 60 -out "rank 1 stdout is not a terminal" -- \
+        script -qefc "$MPIEXEC -n 2 --param stdout_pty=0 $TB/print_then_die tty" /dev/null
+else
+    tskip rt.output.pty-auto "script(1) is not installed"
+fi
+tcase rt.output.pty-bad -t 30 -rc 2 -err "mpiexec: parameter stdout_pty \(from --param\): 'yes' is not auto, 0 or 1" -- \
+    $MPIEXEC -n 1 --param stdout_pty=yes $TB/print_then_die tty
+
 rt_sigint() {
     out="$T_LOGDIR/rt.sigint.run"
     $MPIEXEC --timeout 60 -n 4 $TB/rt_behave hang > "$out" 2>&1 &
