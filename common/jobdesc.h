@@ -26,6 +26,7 @@ enum tide_job_flags {
     TIDE_JOB_REPORT_BINDINGS = 1u << 2, /* each daemon prints its ranks' bindings */
     TIDE_JOB_RECOVERY = 1u << 3,        /* recovery mode: a rank's failure does not end the
                                          * run; the survivors get a PMIx event (docs/FAULTS.md) */
+    TIDE_JOB_STDOUT_PTY = 1u << 4,      /* ranks' stdout is a pseudo-terminal (parameter stdout_pty) */
 };
 
 /* How a daemon binds its ranks (binding.c in the daemon). */

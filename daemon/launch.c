@@ -190,7 +190,13 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
         return -1;
     }
     int outp[2], errp[2], inp[2] = {-1, -1}, st[2], fin[2];
-    if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC) || pipe2(fin, O_CLOEXEC)) {
+    /* stdout through a terminal when the job asks (line-buffered by the
+     * rank's stdio; a pipe when no terminal can be had) */
+    bool pty = (job->desc.flags & TIDE_JOB_STDOUT_PTY) && iof_open_pty(outp) == 0;
+    if (!pty && (job->desc.flags & TIDE_JOB_STDOUT_PTY))
+        TIDE_DEBUG(1, "no pseudo-terminal for rank %d (%s): its stdout is a pipe", p->rank, strerror(errno));
+    if ((!pty && pipe2(outp, O_CLOEXEC)) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC) ||
+        pipe2(fin, O_CLOEXEC)) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         tide_argv_free(env);
         return -1;

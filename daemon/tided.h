@@ -135,6 +135,10 @@ void binding_release(struct rank_binding *b);
 
 /* iof.c */
 void iof_start(struct dproc *p, int out_fd, int err_fd, int in_fd);
+/* A pseudo-terminal for a rank's stdout: fds[0] the daemon's (master)
+ * side, fds[1] the rank's, both close-on-exec. 0, or -1 (none to be had:
+ * the caller uses a pipe). */
+int iof_open_pty(int fds[2]);
 void iof_drain(struct dproc *p);
 void iof_stdin(struct dproc *p, const void *data, size_t len);
 void iof_close(struct dproc *p);

@@ -6,6 +6,7 @@
  */
 #include "cmdline.h"
 #include "argv.h"
+#include "errhname.h"
 #include "jobmap.h"
 
 #include <errno.h>
@@ -42,6 +43,11 @@ void mpiexec_usage(FILE *f)
           "                           enable_recovery, and MPI_Comm_spawn's info key\n"
           "                           enable_recovery for one spawned job)\n"
           "  --disable-recovery       a failed rank ends the job (the default)\n"
+          "  --initial-errhandler NAME\n"
+          "                           MPI 4.0's initial error handler: what a failing\n"
+          "                           MPI_Init does and the handler MPI_COMM_WORLD and\n"
+          "                           MPI_COMM_SELF start with: mpi_errors_are_fatal\n"
+          "                           (default), mpi_errors_abort or mpi_errors_return\n"
           "\n"
           "Allocation and mapping:\n"
           "  --host, -H, -hosts LIST  hosts to run on: h1:4,h2:4 (4 slots each) or h1,h1,h2\n"
@@ -75,7 +81,6 @@ void mpiexec_usage(FILE *f)
           "Other:\n"
           "  --stdin none|0           where mpiexec's stdin goes (default rank 0)\n"
           "  --param NAME=VALUE       set a runtime parameter (see --show-params)\n"
-          "  --initial-errhandler H   MPI 4.0's -initial-errhandler: --param initial_errhandler=H\n"
           "  --show-params            list every parameter, its value and its origin\n"
           "  -v, --verbose            log what the runtime does (repeat for more)\n"
           "  --version                print the version\n"
@@ -389,18 +394,22 @@ int mpiexec_parse(int argc, char *const argv[], struct mpiexec_opts *o, char *er
                 o->stdin_target = STDIN_RANK0;
             else
                 ERR("--stdin: '%s' is not 'none' or '0'", v);
+        } else if (opt_match(a, "initial-errhandler", &v) || opt_match(a, "initial_errhandler", &v)) {
+            /* MPI 4.0's mpiexec key mpi_initial_errhandler (Open MPI's
+             * spelling): the ranks' parameter initial_errhandler */
+            NEED_VAL(a);
+            enum tide_errh_kind k = tide_errh_parse(v);
+            if (k == TIDE_ERRH_INVALID || !*v)
+                ERR("%s: '%s' is not %s", a, v, TIDE_ERRH_CHOICES);
+            char kv[64];
+            snprintf(kv, sizeof kv, "initial_errhandler=%s", tide_errh_name(k));
+            tide_argv_append(&o->params, kv);
         } else if (opt_match(a, "param", &v)) {
             NEED_VAL(a);
             const char *eq = strchr(v, '=');
             if (!eq || eq == v)
                 ERR("--param: expected NAME=VALUE, got '%s'", v);
             tide_argv_append(&o->params, v);
-        } else if (opt_match(a, "initial-errhandler", &v)) {
-            /* MPI 4.0's reserved mpiexec key: the parameter initial_errhandler */
-            NEED_VAL(a);
-            char kv[256];
-            snprintf(kv, sizeof kv, "initial_errhandler=%s", v);
-            tide_argv_append(&o->params, kv);
         } else if (opt_match(a, "show-params", &v)) {
             o->show_params = true;
         } else if (is(a, "-v") || opt_match(a, "verbose", &v)) {

@@ -330,6 +330,11 @@ int job_build(const struct job_app_spec *specs, int napps, const struct job_pare
         d->universe_size = d->nprocs;
     if (mx.opts.tag_output)
         d->flags |= TIDE_JOB_TAG_OUTPUT;
+    /* ranks' stdout through a terminal, line-buffered as mpiexec's own
+     * terminal would have it (parameter stdout_pty: auto, 1 or 0) */
+    const char *pty = tide_config_get("stdout_pty");
+    if (strcmp(pty, "1") == 0 || (strcmp(pty, "auto") == 0 && isatty(STDOUT_FILENO)))
+        d->flags |= TIDE_JOB_STDOUT_PTY;
     d->parent_rank = -1;
     if (parent) {
         d->flags |= TIDE_JOB_SPAWNED;

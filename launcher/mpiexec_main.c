@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "argv.h"
 #include "config.h"
+#include "errhname.h"
 #include "params.h"
 #include "ctlmsg.h"
 #include "log.h"
@@ -290,6 +291,23 @@ int main(int argc, char **argv)
             return 2;
         }
         free(kv);
+    }
+    {
+        /* the initial error handler of the ranks: a bad name from the
+         * config file, TIDE_INITIAL_ERRHANDLER or --param ends here, before
+         * anything starts, rather than in every rank */
+        const char *ieh = tide_config_get("initial_errhandler");
+        if (tide_errh_parse(ieh) == TIDE_ERRH_INVALID) {
+            fprintf(stderr, "mpiexec: parameter initial_errhandler (from %s): '%s' is not %s\n",
+                    tide_config_origin("initial_errhandler"), ieh, TIDE_ERRH_CHOICES);
+            return 2;
+        }
+    }
+    const char *pty = tide_config_get("stdout_pty");
+    if (strcmp(pty, "auto") != 0 && strcmp(pty, "0") != 0 && strcmp(pty, "1") != 0) {
+        fprintf(stderr, "mpiexec: parameter stdout_pty (from %s): '%s' is not auto, 0 or 1\n",
+                tide_config_origin("stdout_pty"), pty);
+        return 2;
     }
     if (mx.opts.verbose) {
         char v[32];

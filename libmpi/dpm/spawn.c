@@ -8,7 +8,9 @@
  * Reserved info keys: host, wdir, path, soft, file (a file of further
  * "key value" lines), arch (accepted, this machine's architecture only),
  * enable_recovery ("true"/"false": the children's job in recovery mode or
- * not, whatever mpiexec's default; docs/FAULTS.md).
+ * not, whatever mpiexec's default; docs/FAULTS.md), mpi_initial_errhandler
+ * (MPI 4.0: the children's initial error handler, mpi_errors_are_fatal,
+ * mpi_errors_abort or mpi_errors_return; by default the parents' job's).
  */
 #include "runtime/api.h"
 #include "argv.h"
@@ -17,6 +19,7 @@
 #include "comm/endpoints.h"
 #include "comm/exchange.h"
 #include "dpm/dpm.h"
+#include "errhname.h"
 #include "params.h"
 #include "runtime/info.h"
 #include "runtime/proc.h"
@@ -45,7 +48,7 @@ void tide_dpm_clear_parent(struct tide_comm *c)
 }
 
 struct app_keys {
-    char *host, *wdir, *path, *soft, *recovery;
+    char *host, *wdir, *path, *soft, *recovery, *errhandler;
 };
 
 static void keys_free(struct app_keys *k)
@@ -55,6 +58,7 @@ static void keys_free(struct app_keys *k)
     free(k->path);
     free(k->soft);
     free(k->recovery);
+    free(k->errhandler);
 }
 
 static void set_key(struct app_keys *k, const char *key, const char *val)
@@ -64,7 +68,8 @@ static void set_key(struct app_keys *k, const char *key, const char *val)
                   : strcmp(key, "path") == 0 ? &k->path
                   : strcmp(key, "soft") == 0 ? &k->soft
                   : strcmp(key, "enable_recovery") == 0 ? &k->recovery
-                                             : NULL;
+                  : strcmp(key, "mpi_initial_errhandler") == 0 ? &k->errhandler
+                                                               : NULL;
     if (slot) {
         free(*slot);
         *slot = strdup(val);
@@ -119,11 +124,24 @@ static int read_keys(MPI_Info info, struct app_keys *k, const char *fn)
         }
         set_key(k, "host", list);
     }
-    static const char *const names[] = {"host", "wdir", "path", "soft", "enable_recovery"};
-    for (size_t n = 0; n < 5; n++) {
+    static const char *const names[] = {"host", "wdir", "path", "soft", "enable_recovery",
+                                        "mpi_initial_errhandler"};
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
         const char *v = tide_info_lookup(i, names[n]);
         if (v)
             set_key(k, names[n], v);
+    }
+    if (k->errhandler) {
+        enum tide_errh_kind eh = tide_errh_parse(k->errhandler);
+        if (eh == TIDE_ERRH_INVALID || !*k->errhandler) {
+            int rc = tide_err(MPI_ERR_INFO_VALUE, "%s: '%.64s' is not " TIDE_ERRH_CHOICES
+                                                  " (info key mpi_initial_errhandler)",
+                              fn, k->errhandler);
+            keys_free(k);
+            return rc;
+        }
+        free(k->errhandler);
+        k->errhandler = strdup(tide_errh_name(eh));
     }
     const char *arch = tide_info_lookup(i, "arch");
     if (arch && strcmp(arch, "x86_64") != 0 && strcmp(arch, "amd64") != 0 && strcmp(arch, "*") != 0) {
@@ -206,6 +224,11 @@ static int singleton_spawn(const struct tide_spawn_app *apps, int count, const c
             tide_argv_append(&argv, "--wdir");
             tide_argv_append(&argv, apps[i].wdir);
         }
+        for (size_t k = 0; apps[i].env && apps[i].env[k]; k++)
+            if (strncmp(apps[i].env[k], "TIDE_INITIAL_ERRHANDLER=", 24) == 0) {
+                tide_argv_append(&argv, "--env");
+                tide_argv_append(&argv, apps[i].env[k]);
+            }
         for (size_t k = 0; apps[i].argv[k]; k++)
             tide_argv_append(&argv, apps[i].argv[k]);
     }
@@ -273,6 +296,8 @@ static int root_spawn(int count, char *cmds[], char **argvs[], const int maxproc
         envs[i] = NULL;
         tide_env_set(&envs[i], "TIDE_SPAWN_TOKEN", tok);
         tide_env_set(&envs[i], "TIDE_SPAWN_PARENT", parent);
+        if (keys[i].errhandler) /* the children's parameter initial_errhandler */
+            tide_env_set(&envs[i], "TIDE_INITIAL_ERRHANDLER", keys[i].errhandler);
         apps[i].cmd = cmds[i];
         apps[i].argv = argv;
         apps[i].env = envs[i];

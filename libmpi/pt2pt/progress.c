@@ -145,6 +145,19 @@ static void block_once(bool (*done)(void *), void *arg)
             tide_transport_list[j]->block_finish();
 }
 
+/* A yield that kept this rank off its core for CONTENDED_YIELD_NS or
+ * more means other processes want the core (a loaded machine: a yield to
+ * a rank of this job that has work is much shorter). Under the kernel's
+ * fair scheduler a yield then puts the rank behind every one of them for
+ * a whole round, again at each yield, so a rank that waits by yielding
+ * gets almost no time to run (MPICH's pt2pt/sendflood at a load of 30
+ * crawled that way); a rank asleep in poll is run soon after its wake-up.
+ * So for CONTENDED_NS after a slow yield, waits go from spinning straight
+ * to sleeping. */
+#define CONTENDED_NS (100 * 1000 * 1000L)
+#define CONTENDED_YIELD_NS (5 * 1000 * 1000L)
+static long contended_until;
+
 void tide_progress_until(bool (*done)(void *), void *arg)
 {
     int idle = 0;
@@ -168,15 +181,21 @@ void tide_progress_until(bool (*done)(void *), void *arg)
             tide_spin_pause();
             continue;
         }
+        long now = now_ns();
         if (idle == spin_limit)
-            idle_since = now_ns();
-        if (idle > spin_limit + 1 && idle_since == 0) {
-            /* slept already and still nothing: sleep again at once */
+            idle_since = now;
+        if ((idle > spin_limit + 1 && idle_since == 0) || now < __atomic_load_n(&contended_until, __ATOMIC_RELAXED)) {
+            /* slept already and still nothing, or the core is wanted by
+             * others: sleep (again) at once */
             block_once(done, arg);
+            idle_since = 0;
             continue;
         }
         sched_yield();
-        if ((idle & 15) == 0 && now_ns() - idle_since > block_after_ns) {
+        long after = now_ns();
+        if (after - now > CONTENDED_YIELD_NS)
+            __atomic_store_n(&contended_until, after + CONTENDED_NS, __ATOMIC_RELAXED); /* any thread's */
+        if ((idle & 15) == 0 && after - idle_since > block_after_ns) {
             block_once(done, arg);
             idle_since = 0;
         }

@@ -7,6 +7,7 @@
 #include "runtime/api.h"
 #include "ft/ft.h"
 #include "runtime/errhandler.h"
+#include "errhname.h"
 #include "runtime/abort.h"
 #include "runtime/runtime.h"
 #include "comm/comm.h"
@@ -59,18 +60,22 @@ void tide_errhandler_release(MPI_Errhandler h)
 MPI_Errhandler tide_initial_errhandler(void)
 {
     const char *v = tide_config_get("initial_errhandler");
-    if (v && strncasecmp(v, "mpi_", 4) == 0)
-        v += 4;
-    if (v && strcasecmp(v, "errors_return") == 0)
-        return MPI_ERRORS_RETURN;
-    if (v && *v && strcasecmp(v, "errors_are_fatal") != 0 && strcasecmp(v, "errors_abort") != 0) {
+    enum tide_errh_kind k = tide_errh_parse(v);
+    if (k == TIDE_ERRH_INVALID) {
+        /* mpiexec refuses a bad name; a process started otherwise (a
+         * singleton, srun) says it once and keeps the default */
         static bool said;
         if (!said)
-            fprintf(stderr, "tide: initial_errhandler \"%.64s\" is not mpi_errors_are_fatal, mpi_errors_abort or "
-                            "mpi_errors_return: using mpi_errors_are_fatal\n", v);
+            fprintf(stderr,
+                    "tide: parameter initial_errhandler (from %s): \"%.64s\" is not " TIDE_ERRH_CHOICES
+                    ": using mpi_errors_are_fatal\n",
+                    tide_config_origin("initial_errhandler"), v);
         said = true;
     }
-    return MPI_ERRORS_ARE_FATAL;
+    /* mpi_errors_abort (MPI 4.0's MPI_ERRORS_ABORT, which this MPI 3.1
+     * library has no handle for) ends the job as mpi_errors_are_fatal
+     * does: Tide's MPI_Abort on any communicator ends the whole job */
+    return k == TIDE_ERRH_RETURN ? MPI_ERRORS_RETURN : MPI_ERRORS_ARE_FATAL;
 }
 
 void tide_fatal_error(const char *where, int code)

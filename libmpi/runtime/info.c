@@ -9,9 +9,10 @@
  * values at most MPI_MAX_INFO_VAL characters; both are case sensitive.
  */
 #include "runtime/api.h"
-#include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/runtime.h"
+#include "errhname.h"
+#include "params.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,9 +206,10 @@ static void fill_env(struct tide_info *info, int argc, char **argv)
      * MPI_Finalize, the one MPI_Init gives (so the key is there and
      * agrees at every stage of a program that calls MPI_Init) */
     put(info, "thread_level", thread_level_name(runtime_up() ? tide.thread_level : MPI_THREAD_SINGLE));
-    /* MPI 4.0: the initial error handler (mpiexec -initial-errhandler) */
-    put(info, "mpi_initial_errhandler",
-        tide_initial_errhandler() == MPI_ERRORS_RETURN ? "mpi_errors_return" : "mpi_errors_are_fatal");
+    /* MPI 4.0: the initial error handler, as the standard spells it (a
+     * name this library does not know stands for its default) */
+    enum tide_errh_kind eh = tide_errh_parse(tide_config_get("initial_errhandler"));
+    put(info, "mpi_initial_errhandler", tide_errh_name(eh == TIDE_ERRH_INVALID ? TIDE_ERRH_ARE_FATAL : eh));
 }
 
 static void build_env(void)

@@ -13,25 +13,11 @@
 #include "params.h"
 
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct tide_state tide;
-
-/* A rank's stdout reaches its daemon through a pipe, so the C library
- * buffers it fully and a rank that dies (a failure test's raise(SIGKILL))
- * loses its last lines. Open MPI's ranks write to a terminal, which
- * buffers by line: so do ours (parameter stdout_line_buffered), unless
- * the program set its own buffer or has written already. */
-static void stdout_by_line(void)
-{
-    if (!tide.have_pmix || tide_config_int("stdout_line_buffered") == 0 || isatty(STDOUT_FILENO) ||
-        __fbufsize(stdout) != 0 || __flbf(stdout))
-        return;
-    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
-}
 
 static bool recovery_job(void)
 {
@@ -78,7 +64,6 @@ static int init_common(int required, int *provided, const char *fn)
     if (provided)
         *provided = tide.thread_level;
     tide.initialized = 1;
-    stdout_by_line();
     return MPI_SUCCESS;
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/modules.h"
 #include "runtime/proc.h"
 #include "runtime/runtime.h"
+#include "runtime/stdout_mode.h"
 #include "pt2pt/fastpath.h"
 #include "pt2pt/lean.h"
 #include "comm/comm.h"
@@ -164,6 +165,7 @@ static int bring_up(const char *fn)
 {
     char err[512];
     tide_config_load(NULL, err, sizeof err);
+    tide_stdout_line_buffer();
     tide_tuning_read(&tide.tuning);
     tide.main_thread = pthread_self();
     tide_handles_reserve_predefined();

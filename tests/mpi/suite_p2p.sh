@@ -70,3 +70,11 @@ tcase p2p.threads.fastpath.tcp -t 90 -out "thread_fastpath: ok on 3 ranks x 4 th
 # threads read the connections under the shared lock
 tcase p2p.threads.fastpath.tcp.sleepy -t 90 -out "thread_fastpath: ok on 3 ranks x 4 threads, 200 rounds" -- env TIDE_SPIN_COUNT=1 TIDE_BLOCK_AFTER_US=1 TIDE_TRANSPORTS=self,tcp $MPIEXEC -n 3 $TB/thread_fastpath 4 200
 tcase p2p.threads.fastpath.off -t 90 -out "thread_fastpath: ok on 2 ranks x 4 threads, 100 rounds" -- env TIDE_THREAD_FASTPATH=0 $MPIEXEC -n 2 $TB/thread_fastpath 4 100
+
+# Waiting ranks on a core that other processes keep busy (30 busy loops on
+# CPU 0 with the job, a load far above the cores): a rank that waits by
+# yielding is put behind every loop at each yield and the rounds crawl
+# (40 to 90 ms each); one that sleeps until woken takes 2 to 16 ms
+# (wait_loaded.c, under_load.sh)
+tcase p2p.wait.loaded -t 60 -out "wait_loaded: 2000 rounds on 4 ranks" -- \
+    sh "$S/tests/mpi/under_load.sh" 30 $MPIEXEC -n 4 --bind-to none $TB/wait_loaded 2000

@@ -62,6 +62,40 @@ rt_lines_intact() {
 tcheck rt.output-lines-intact rt_lines_intact
 tcase rt.tag-output -out "^\[3\] rank 3 of 4" -- $MPIEXEC -n 4 --tag-output $TB/rt_env 4
 
+# A line printed without fflush just before the rank dies reaches
+# mpiexec: ranks' stdout, a pipe, is line-buffered (stdout_line_buffered),
+# or a pseudo-terminal (stdout_pty; by default when mpiexec's stdout is a
+# terminal, here made one by script(1)) (print_then_die.c)
+tcase rt.output.last-line.kill -t 60 -rc 137 -out "^print_then_die: rank 1's last words$" -- \
+    $MPIEXEC -n 2 $TB/print_then_die kill
+tcase rt.output.last-line.abort -t 60 -rc 9 -out "^print_then_die: rank 2's last words$" -- \
+    $MPIEXEC -n 3 $TB/print_then_die abort
+rt_before_init() {
+    $MPIEXEC -n 3 $TB/print_then_die early > "$T_LOGDIR/rt.output.before-init.raw"
+    n=$(grep -c '^print_then_die: before MPI_Init$' "$T_LOGDIR/rt.output.before-init.raw")
+    echo "lines printed before MPI_Init: $n of 3"
+    [ "$n" -eq 3 ]
+}
+tcheck rt.output.last-line.before-init rt_before_init
+tcase rt.output.last-line.pty -t 60 -rc 137 -out "^print_then_die: rank 1's last words$" -- \
+    $MPIEXEC -n 2 --param stdout_pty=1 --param stdout_line_buffered=0 $TB/print_then_die kill
+tcase rt.output.fully-buffered -t 60 -rc 137 -noout "last words" -- \
+    $MPIEXEC -n 2 --param stdout_line_buffered=0 $TB/print_then_die kill
+tcase rt.output.pipe -t 60 -out "rank 1 stdout is not a terminal" -noout "is a terminal" -- \
+    $MPIEXEC -n 2 $TB/print_then_die tty
+if command -v script > /dev/null 2>&1; then
+    tcase rt.output.pty-auto -t 60 -out "rank 1 stdout is a terminal" -noout "is not a terminal" -- \
+        script -qefc "$MPIEXEC -n 2 $TB/print_then_die tty" /dev/null
+    tcase rt.output.pty-auto.kill -t 60 -rc 137 -out "^print_then_die: rank 1's last words" -- \
+        script -qefc "$MPIEXEC -n 2 --param stdout_line_buffered=0 $TB/print_then_die kill" /dev/null
+    tcase rt.output.pty-off -t 60 -out "rank 1 stdout is not a terminal" -- \
+        script -qefc "$MPIEXEC -n 2 --param stdout_pty=0 $TB/print_then_die tty" /dev/null
+else
+    tskip rt.output.pty-auto "script(1) is not installed"
+fi
+tcase rt.output.pty-bad -t 30 -rc 2 -err "mpiexec: parameter stdout_pty \(from --param\): 'yes' is not auto, 0 or 1" -- \
+    $MPIEXEC -n 1 --param stdout_pty=yes $TB/print_then_die tty
+
 rt_sigint() {
     out="$T_LOGDIR/rt.sigint.run"
     $MPIEXEC --timeout 60 -n 4 $TB/rt_behave hang > "$out" 2>&1 &
@@ -136,6 +170,35 @@ tcase session.twice.singleton -t 30 -out "session_basic: ok \(twice\) on 1 ranks
 tcase session.world.3 -t 60 -out "session_basic: ok \(world\) on 3 ranks" -- $MPIEXEC -n 3 $TB/session_basic 3 world
 tcase session.world.nodes -t 60 -out "session_basic: ok \(world\) on 4 ranks" -- env TIDE_SIM_NODES=2 $MPIEXEC -n 4 $TB/session_basic 4 world
 tcase session.after.2 -t 60 -out "session_basic: ok \(after\) on 2 ranks" -- $MPIEXEC -n 2 $TB/session_basic 2 after
+
+# MPI 4.0's initial error handler (mpi_initial_errhandler): mpiexec's
+# --initial-errhandler, the key of MPI_INFO_ENV, the handler
+# MPI_COMM_WORLD and MPI_COMM_SELF start with, MPI_Comm_spawn's info key
+# for the children (initial_errh.c); bad names are refused naming where
+# they came from
+tcase rt.initial-eh.return -t 60 -out "initial_errh: ok mpi_errors_return" -- \
+    $MPIEXEC -n 2 --initial-errhandler mpi_errors_return $TB/initial_errh check mpi_errors_return
+tcase rt.initial-eh.default -t 60 -rc 6 -err "MPI_ERRORS_ARE_FATAL on MPI_COMM_SELF: MPI_ERR_RANK" \
+    -noout "survived" -- $MPIEXEC -n 2 $TB/initial_errh check mpi_errors_are_fatal
+tcase rt.initial-eh.abort -t 60 -rc 6 -err "MPI_ERRORS_ARE_FATAL on MPI_COMM_SELF: MPI_ERR_RANK" \
+    -noout "survived" -- $MPIEXEC -n 2 --initial-errhandler=MPI_ERRORS_ABORT $TB/initial_errh check mpi_errors_abort
+tcase rt.initial-eh.singleton -t 30 -out "initial_errh: ok mpi_errors_return" -- \
+    env TIDE_INITIAL_ERRHANDLER=mpi_errors_return $TB/initial_errh check mpi_errors_return
+tcase rt.initial-eh.bad-option -t 30 -rc 2 \
+    -err "mpiexec: --initial-errhandler: 'mpi_errors_ignore' is not mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return" \
+    -- $MPIEXEC -n 2 --initial-errhandler mpi_errors_ignore $TB/initial_errh check x
+tcase rt.initial-eh.bad-param -t 30 -rc 2 \
+    -err "mpiexec: parameter initial_errhandler \(from TIDE_INITIAL_ERRHANDLER\): 'x' is not mpi_errors_are_fatal" \
+    -- env TIDE_INITIAL_ERRHANDLER=x $MPIEXEC -n 2 $TB/initial_errh check x
+tcase rt.initial-eh.spawn -t 90 -out "initial_errh: children ok mpi_errors_return" -- \
+    $MPIEXEC -n 2 $TB/initial_errh spawn mpi_errors_return
+tcase rt.initial-eh.spawn-over-job -t 90 -out "initial_errh: children ok mpi_errors_are_fatal" -- \
+    $MPIEXEC -n 2 --initial-errhandler mpi_errors_return $TB/initial_errh spawn mpi_errors_are_fatal
+tcase rt.initial-eh.spawn-singleton -t 90 -out "initial_errh: children ok mpi_errors_return" -- \
+    $TB/initial_errh spawn mpi_errors_return
+tcase rt.initial-eh.spawn-bad -t 60 \
+    -out "initial_errh: refused: MPI_ERR_INFO_VALUE: MPI_Comm_spawn: 'mpi_errors_ignore' is not .*\(info key mpi_initial_errhandler\)" \
+    -- $MPIEXEC -n 2 $TB/initial_errh badkey
 
 # MPI_Init cannot join its job (its PMIx server is not there): the initial
 # error handler decides. By default the process ends with the reason and a

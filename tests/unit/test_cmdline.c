@@ -263,6 +263,30 @@ static void test_recovery_options(void **state)
     expect_error("mpiexec --with-ft", "needs a value");
 }
 
+/* MPI 4.0's mpi_initial_errhandler: --initial-errhandler NAME becomes the
+ * parameter initial_errhandler, in the standard's spelling */
+static void test_initial_errhandler(void **state)
+{
+    (void)state;
+    struct mpiexec_opts o;
+    char err[512];
+    assert_int_equal(parse(&o, err, "mpiexec --initial-errhandler mpi_errors_return -n 2 p"), 0);
+    assert_int_equal(tide_argv_count(o.params), 1);
+    assert_string_equal(o.params[0], "initial_errhandler=mpi_errors_return");
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec --initial-errhandler=MPI_ERRORS_ABORT p"), 0);
+    assert_string_equal(o.params[0], "initial_errhandler=mpi_errors_abort");
+    mpiexec_opts_free(&o);
+    assert_int_equal(parse(&o, err, "mpiexec -initial-errhandler errors_are_fatal p"), 0);
+    assert_string_equal(o.params[0], "initial_errhandler=mpi_errors_are_fatal");
+    mpiexec_opts_free(&o);
+    expect_error("mpiexec --initial-errhandler mpi_errors_ignore p",
+                 "--initial-errhandler: 'mpi_errors_ignore' is not mpi_errors_are_fatal, mpi_errors_abort or "
+                 "mpi_errors_return");
+    expect_error("mpiexec --initial-errhandler= p", "is not mpi_errors_are_fatal");
+    expect_error("mpiexec p --x : --initial-errhandler", "needs a value");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_mapping_options),
         cmocka_unit_test(test_ignored_options),
         cmocka_unit_test(test_recovery_options),
+        cmocka_unit_test(test_initial_errhandler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -337,7 +337,12 @@ static void test_info_env(void **state)
     assert_int_equal(PMPI_Info_get(MPI_INFO_ENV, "wdir", MPI_MAX_INFO_VAL, v, &flag), MPI_SUCCESS);
     assert_int_equal(flag, 1);
     assert_int_equal(v[0], '/');
-    /* every listed key is one of the standard's */
+    /* MPI 4.0: the initial error handler, the default here */
+    assert_int_equal(PMPI_Info_get(MPI_INFO_ENV, "mpi_initial_errhandler", MPI_MAX_INFO_VAL, v, &flag),
+                     MPI_SUCCESS);
+    assert_int_equal(flag, 1);
+    assert_string_equal(v, "mpi_errors_are_fatal");
+    /* every listed key is one of the standard's (MPI 4.0 section 11.2.2) */
     const char *known[] = {"command", "argv", "maxprocs", "soft", "host", "arch", "wdir", "file",
                            "thread_level", "mpi_initial_errhandler"};
     for (int i = 0; i < n; i++) {
