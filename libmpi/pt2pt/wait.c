@@ -314,12 +314,42 @@ static int raise_in_status(const char *fn, struct tide_comm *c, int first_err, i
                                        "each status", fn, index, msg);
 }
 
+/* The first request a multiple-completion call saw fail: its error, its
+ * index and its communicator (retained, or NULL). */
+struct first_failure {
+    int err;
+    int index;
+    struct tide_comm *comm;
+};
+
+/* Finish request r (at index i) into st, or give the error of an
+ * interrupted wildcard receive, which stays active (ft/ft.h); the first
+ * failure is noted in *first. */
+static int finish_noting_first(MPI_Request *h, struct tide_request *r, MPI_Status *st, int i,
+                               struct first_failure *first)
+{
+    /* the communicator of a request that may fail outlives finish() */
+    struct tide_comm *rcomm = first->err == MPI_SUCCESS && (r->error != MPI_SUCCESS || !r->complete ||
+                                                            r->kind == TIDE_REQ_GREQ) ? r->comm : NULL;
+    if (rcomm)
+        tide_comm_retain(rcomm);
+    int err = r->complete ? finish(h, r, st) : tide_ft_pending_error(r);
+    if (err != MPI_SUCCESS && first->err == MPI_SUCCESS) {
+        first->err = err;
+        first->index = i;
+        first->comm = rcomm;
+    } else if (rcomm) {
+        tide_comm_release(rcomm);
+    }
+    return err;
+}
+
 /* Finish every request (rp: the requests already looked up, or NULL);
  * MPI_ERR_IN_STATUS if any failed. */
 static int finish_all(const char *fn, int count, MPI_Request reqs[], struct tide_request **rp, MPI_Status statuses[])
 {
-    int failed = 0, first_err = MPI_SUCCESS, first_index = -1;
-    struct tide_comm *c = NULL;
+    int failed = 0;
+    struct first_failure first = {MPI_SUCCESS, -1, NULL};
     for (int i = 0; i < count; i++) {
         struct tide_request *r = rp ? rp[i] : lookup(reqs[i]);
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -328,24 +358,11 @@ static int finish_all(const char *fn, int count, MPI_Request reqs[], struct tide
                 tide_status_empty(st);
             continue;
         }
-        /* the communicator of a request that may fail outlives finish() */
-        struct tide_comm *rcomm = first_err == MPI_SUCCESS && (r->error != MPI_SUCCESS || !r->complete ||
-                                                               r->kind == TIDE_REQ_GREQ) ? r->comm : NULL;
-        if (rcomm)
-            tide_comm_retain(rcomm);
-        /* an interrupted wildcard receive stays active (ft/ft.h) */
-        int err = r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r);
-        if (err != MPI_SUCCESS && first_err == MPI_SUCCESS) {
-            first_err = err;
-            first_index = i;
-            c = rcomm;
-        } else if (rcomm) {
-            tide_comm_release(rcomm);
-        }
+        int err = finish_noting_first(&reqs[i], r, st, i, &first);
         note_error(statuses, i, err, &failed);
     }
     if (failed)
-        return raise_in_status(fn, c, first_err, first_index);
+        return raise_in_status(fn, first.comm, first.err, first.index);
     return MPI_SUCCESS;
 }
 
@@ -406,8 +423,8 @@ TIDE_ALIAS(MPI_Testall)
 static int finish_some(const char *fn, int count, MPI_Request reqs[], int *outcount, int indices[],
                        MPI_Status statuses[])
 {
-    int n = 0, active = 0, failed = 0, first_err = MPI_SUCCESS, first_index = -1;
-    struct tide_comm *c = NULL;
+    int n = 0, active = 0, failed = 0;
+    struct first_failure first = {MPI_SUCCESS, -1, NULL};
     for (int i = 0; i < count; i++) {
         struct tide_request *r = lookup(reqs[i]);
         if (inactive(r))
@@ -416,26 +433,13 @@ static int finish_some(const char *fn, int count, MPI_Request reqs[], int *outco
         if (!r->complete && !r->ft_interrupted)
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
-        /* the communicator of a request that may fail outlives finish() */
-        struct tide_comm *rcomm = first_err == MPI_SUCCESS && (r->error != MPI_SUCCESS || !r->complete ||
-                                                               r->kind == TIDE_REQ_GREQ) ? r->comm : NULL;
-        if (rcomm)
-            tide_comm_retain(rcomm);
-        /* an interrupted wildcard receive stays active (ft/ft.h) */
-        int err = r->complete ? finish(&reqs[i], r, st) : tide_ft_pending_error(r);
-        if (err != MPI_SUCCESS && first_err == MPI_SUCCESS) {
-            first_err = err;
-            first_index = i;
-            c = rcomm;
-        } else if (rcomm) {
-            tide_comm_release(rcomm);
-        }
+        int err = finish_noting_first(&reqs[i], r, st, i, &first);
         note_error(statuses, n, err, &failed);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
     if (failed)
-        return raise_in_status(fn, c, first_err, first_index);
+        return raise_in_status(fn, first.comm, first.err, first.index);
     return MPI_SUCCESS;
 }
 

@@ -477,6 +477,23 @@ static bool guest_conn(const struct tcp_conn *c);
 static void guest_dropped(const struct tcp_conn *c, const char *why);
 static bool guest_frame_ok(const struct tcp_conn *c, const struct tide_hdr *h, uint32_t len);
 
+/* Makes c's read buffer hold a whole frame of need bytes, moving what is
+ * unread (from *off) to its start. -1: out of memory. */
+static int rbuf_make_room(struct tcp_conn *c, size_t *off, size_t need)
+{
+    if (need <= c->rcap)
+        return 0;
+    memmove(c->rbuf, c->rbuf + *off, c->rlen - *off);
+    c->rlen -= *off;
+    *off = 0;
+    uint8_t *nb = realloc(c->rbuf, need);
+    if (!nb)
+        return -1;
+    c->rbuf = nb;
+    c->rcap = need;
+    return 0;
+}
+
 /* Open the complete records at the head of an encrypted connection's
  * buffer and deliver their frames. The count, or -1 (the connection must
  * close: a record of a bad length, or one that fails its tag). */
@@ -497,16 +514,8 @@ static int deliver_sealed(struct tcp_conn *c)
         }
         size_t reclen = len + TIDE_CRYPT_OVERHEAD;
         if (c->rlen - off < reclen) {
-            if (reclen > c->rcap) { /* make room for a big record */
-                memmove(c->rbuf, c->rbuf + off, c->rlen - off);
-                c->rlen -= off;
-                off = 0;
-                uint8_t *nb = realloc(c->rbuf, reclen);
-                if (!nb)
-                    return -1;
-                c->rbuf = nb;
-                c->rcap = reclen;
-            }
+            if (rbuf_make_room(c, &off, reclen) < 0) /* a big record */
+                return -1;
             break;
         }
         if (len > c->pcap) {
@@ -1124,16 +1133,8 @@ static int deliver_frames(struct tcp_conn *c)
                 guest_conn(c))
                 return -1;
             if (c->rlen - off < 4 + (size_t)len) {
-                if (4 + (size_t)len > c->rcap) {
-                    memmove(c->rbuf, c->rbuf + off, c->rlen - off);
-                    c->rlen -= off;
-                    off = 0;
-                    uint8_t *nb = realloc(c->rbuf, 4 + (size_t)len);
-                    if (!nb)
-                        return -1;
-                    c->rbuf = nb;
-                    c->rcap = 4 + (size_t)len;
-                }
+                if (rbuf_make_room(c, &off, 4 + (size_t)len) < 0)
+                    return -1;
                 break;
             }
             if (deliver_one_sealed(c, c->rbuf + off + 4, len) < 0)
@@ -1190,16 +1191,8 @@ static int deliver_frames(struct tcp_conn *c)
                     break;
                 }
             }
-            if (4 + (size_t)len > c->rcap) { /* make room for a big frame */
-                memmove(c->rbuf, c->rbuf + off, c->rlen - off);
-                c->rlen -= off;
-                off = 0;
-                uint8_t *nb = realloc(c->rbuf, 4 + (size_t)len);
-                if (!nb)
-                    return -1;
-                c->rbuf = nb;
-                c->rcap = 4 + (size_t)len;
-            }
+            if (rbuf_make_room(c, &off, 4 + (size_t)len) < 0) /* a big frame */
+                return -1;
             break;
         }
         struct tide_hdr h;
