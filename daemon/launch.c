@@ -145,7 +145,14 @@ static void exec_child(struct djob *job, struct dproc *p, int app, char **env, i
     for (int s = 1; s < NSIG; s++)
         if (s != SIGKILL && s != SIGSTOP)
             signal(s, SIG_DFL);
-    setpgid(0, 0);
+    /* a session of its own, so a process group of its own (kill(-pid)
+     * reaches the rank and what it starts) and, with the kernel's
+     * autogroup scheduling, a scheduling group of its own: on a node that
+     * other sessions keep busy the ranks get the share every session gets,
+     * instead of sharing one among them all (as MPICH's ranks, whose
+     * launcher does the same) */
+    if (setsid() < 0)
+        setpgid(0, 0);
     /* the rank dies with its daemon (a lost daemon's ranks must not live
      * on as orphans: recovery mode counts them as failed); if the daemon
      * died before this line, at once */
@@ -231,7 +238,9 @@ static int spawn_rank(struct djob *job, struct dproc *p, bool gets_stdin, char *
         exec_child(job, p, app, env, inp[0], outp[1], errp[1], st[1], fin[1], &bind);
     tide_argv_free(env);
     p->pid = pid;
-    setpgid(pid, pid); /* also here, so kill(-pid) works at once */
+    /* no setpgid here: it would make the child a group leader before its
+     * setsid, which would then fail; until the child has its session a
+     * signal goes to its pid (tided_kill_job, signal_ranks) */
     binding_report(job, p, &bind);
     binding_release(&bind);
     close(outp[1]);
