@@ -3,6 +3,7 @@
  * MPI_COMM_SELF, and the simplest inquiries (size, rank).
  */
 #include "runtime/api.h"
+#include "mpi-ext.h"
 #include "runtime/attr.h"
 #include "runtime/errhandler.h"
 #include "runtime/proc.h"
@@ -71,6 +72,13 @@ struct tide_comm *tide_comm_create(struct tide_group *local, struct tide_group *
         return NULL;
     }
     tide_sender_comm_installed(c); /* its members of another universe may send on its contexts */
+    /* A member that finished making it may have revoked it before it was
+     * made here: the notice found no communicator and revoked only its
+     * collective context. Its point-to-point side is revoked now too, or
+     * operations posted on it would wait for peers that drop them. */
+    struct tide_comm_fault *f = tide_comm_faults ? tide_comm_fault_find(context_id + 1) : NULL;
+    if (f && f->revoked && f->cause.cls == MPIX_ERR_REVOKED)
+        tide_ft_revoke_local(c, f->cause.rank, f->cause.remote);
     return c;
 }
 

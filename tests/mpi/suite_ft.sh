@@ -36,6 +36,11 @@ done
 # ends with the revocation (it used to wait for an answer for ever); the
 # receiver, whose only call is MPIX_Comm_is_revoked, learns of it
 tcase ft.revoke.queued -t 60 -out "ft_revoke_queued: ok" -- $FT -n 2 $TB/ft_revoke_queued
+# a revocation whose notice comes before the revoked communicator is made
+# here (the revoker finished MPI_Comm_dup first) revokes its
+# point-to-point side here too: operations on it end, never wait for ever
+tcase ft.revoke.early -t 90 -out "ft_revoke_early: ok .40 rounds" -- $FT -n 4 $TB/ft_revoke_early
+tcase ft.revoke.early.one-core -t 90 -out "ft_revoke_early: ok .40 rounds" -- taskset -c 0 $FT -n 6 $TB/ft_revoke_early
 tcase ft.revoke.spread.tcp -t 60 -out "ft_revoke_spread: ok .4 survivors" -- env TIDE_TRANSPORTS=tcp,self $FT -n 5 $TB/ft_revoke_spread
 
 # a death during each collective: the root (0) and another rank (2)
