@@ -477,6 +477,19 @@ static bool guest_conn(const struct tcp_conn *c);
 static void guest_dropped(const struct tcp_conn *c, const char *why);
 static bool guest_frame_ok(const struct tcp_conn *c, const struct tide_hdr *h, uint32_t len);
 
+/* Makes c's buffer for opened records hold len bytes. -1: out of memory. */
+static int pbuf_reserve(struct tcp_conn *c, size_t len)
+{
+    if (len <= c->pcap)
+        return 0;
+    uint8_t *nb = realloc(c->pbuf, len);
+    if (!nb)
+        return -1;
+    c->pbuf = nb;
+    c->pcap = len;
+    return 0;
+}
+
 /* Makes c's read buffer hold a whole frame of need bytes, moving what is
  * unread (from *off) to its start. -1: out of memory. */
 static int rbuf_make_room(struct tcp_conn *c, size_t *off, size_t need)
@@ -518,13 +531,8 @@ static int deliver_sealed(struct tcp_conn *c)
                 return -1;
             break;
         }
-        if (len > c->pcap) {
-            uint8_t *nb = realloc(c->pbuf, len);
-            if (!nb)
-                return -1;
-            c->pbuf = nb;
-            c->pcap = len;
-        }
+        if (pbuf_reserve(c, len) < 0)
+            return -1;
         if (tide_ctlcrypt_open(c->crypt, c->rbuf + off, reclen, c->pbuf) != 0) {
             if (tide.tuning.verbose > 0)
                 fprintf(stderr, "tide[%u]: TCP: a frame failed its authentication (tampered or replayed)\n",
@@ -1095,13 +1103,8 @@ static int deliver_one_sealed(struct tcp_conn *c, const uint8_t *rec, size_t rec
     if (!secret_keys(c) || reclen < TIDE_CRYPT_OVERHEAD + sizeof(struct tide_hdr) ||
         tide_ctlcrypt_record_len(rec, MAX_FRAME, &len) != 0 || len + TIDE_CRYPT_OVERHEAD != reclen)
         return -1;
-    if (len > c->pcap) {
-        uint8_t *nb = realloc(c->pbuf, len);
-        if (!nb)
-            return -1;
-        c->pbuf = nb;
-        c->pcap = len;
-    }
+    if (pbuf_reserve(c, len) < 0)
+        return -1;
     struct tide_hdr h;
     if (tide_ctlcrypt_open(c->scrypt, rec, reclen, c->pbuf) != 0 ||
         (memcpy(&h, c->pbuf, sizeof h), !(h.flags & TIDE_MSGF_SEALED))) {

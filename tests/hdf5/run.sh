@@ -37,6 +37,7 @@ tests=${HDF5_TESTS:-$all_tests}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 die() { echo "hdf5: $*" >&2; exit 1; }
+. "$here/../debsrc.sh"
 command -v "$mpicc" >/dev/null 2>&1 || die "no mpicc: $mpicc (build Tide first, or set HDF5_MPICC)"
 command -v "$mpiexec" >/dev/null 2>&1 || die "no mpiexec: $mpiexec"
 mkdir -p "$work" || die "cannot create $work"
@@ -44,16 +45,7 @@ mkdir -p "$work" || die "cannot create $work"
 # 1. the source, once
 src=$(ls -d "$work"/src/hdf5-*/ 2>/dev/null | head -n 1)
 if [ -z "$src" ] || [ ! -x "$src/configure" ]; then
-    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
-        cat > /etc/apt/sources.list.d/debian-src.sources <<'SRC' || die "cannot add a deb-src entry (run as root)"
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-        apt-get update >/dev/null || die "apt-get update failed"
-    fi
+    ensure_deb_src || die "no deb-src entry for apt-get source"
     rm -rf "$work/src"
     mkdir -p "$work/src"
     (cd "$work/src" && apt-get source hdf5 > "$work/apt-source.log" 2>&1) || die "apt-get source hdf5 failed, see $work/apt-source.log"
